@@ -1,0 +1,109 @@
+package dev.controllerobservability.autoconfigure;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
+import org.aspectj.weaver.Advice;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+import org.springframework.core.env.Environment;
+
+import dev.controllerobservability.metrics.ControllerMeterFilter;
+import dev.controllerobservability.metrics.RecordingFailures;
+import dev.controllerobservability.operations.ControllerOperations;
+import dev.controllerobservability.operations.ObservedOperationAspect;
+import dev.controllerobservability.operations.OperationMeterObservationHandler;
+
+/**
+ * Auto-configuration of Controller Observability: the shared {@link ControllerMeterFilter},
+ * operation timing through {@link ControllerOperations} and its meter handler, and
+ * {@link dev.controllerobservability.operations.ObservedOperation} when AspectJ is
+ * present. Turned off with {@code controller.observability.enabled=false}.
+ */
+@AutoConfiguration(after = { MetricsAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
+		ObservationAutoConfiguration.class })
+@ConditionalOnClass({ MeterRegistry.class, ObservationRegistry.class })
+@ConditionalOnBean({ MeterRegistry.class, ObservationRegistry.class })
+@ConditionalOnBooleanProperty(name = ControllerObservabilityProperties.PREFIX + ".enabled", matchIfMissing = true)
+@EnableConfigurationProperties(ControllerObservabilityProperties.class)
+public final class ControllerObservabilityAutoConfiguration {
+
+	/**
+	 * Order of {@link ControllerMeterFilter}: before Spring Boot's
+	 * {@code PropertiesMeterFilter} ({@code @Order(0)}), so that
+	 * {@code management.metrics.*} sees namespaced names and its distribution settings
+	 * win over the bucket defaults.
+	 */
+	public static final int METER_FILTER_ORDER = -100;
+
+	/**
+	 * Order of {@link OperationMeterObservationHandler}: ahead of Micrometer's
+	 * {@code DefaultMeterObservationHandler}, which it replaces for operation contexts.
+	 */
+	public static final int OBSERVATION_HANDLER_ORDER = Ordered.HIGHEST_PRECEDENCE + 100;
+
+	@Bean
+	@ConditionalOnMissingBean
+	ControllerObservabilitySettings controllerObservabilitySettings(ControllerObservabilityProperties properties,
+			Environment environment) {
+		return ControllerObservabilitySettings.resolve(properties, environment);
+	}
+
+	@Bean
+	@Order(METER_FILTER_ORDER)
+	@ConditionalOnMissingBean
+	ControllerMeterFilter controllerMeterFilter(ControllerObservabilitySettings settings) {
+		return new ControllerMeterFilter(settings.namespace(), settings.commonTags(), settings.durationBuckets(),
+				settings.meterPrefixes());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	RecordingFailures controllerRecordingFailures(MeterRegistry meterRegistry,
+			ControllerObservabilitySettings settings) {
+		return new RecordingFailures(meterRegistry, settings.namespace(), settings.errorLogInterval());
+	}
+
+	@Bean
+	@Order(OBSERVATION_HANDLER_ORDER)
+	@ConditionalOnMissingBean
+	OperationMeterObservationHandler operationMeterObservationHandler(MeterRegistry meterRegistry,
+			RecordingFailures failures) {
+		return new OperationMeterObservationHandler(meterRegistry, failures);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	ControllerOperations controllerOperations(ObservationRegistry observationRegistry, RecordingFailures failures,
+			ControllerObservabilitySettings settings) {
+		ControllerOperations.Builder builder = ControllerOperations.builder(observationRegistry, failures)
+			.namespace(settings.namespace())
+			.labelKeys(settings.operationTags());
+		settings.definitions().forEach(builder::definition);
+		return builder.build();
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(Advice.class)
+	static class ObservedOperationAspectConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		ObservedOperationAspect observedOperationAspect(ControllerOperations operations) {
+			return new ObservedOperationAspect(operations);
+		}
+
+	}
+
+}

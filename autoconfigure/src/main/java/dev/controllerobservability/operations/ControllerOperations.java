@@ -1,0 +1,315 @@
+package dev.controllerobservability.operations;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.function.Supplier;
+
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+
+import dev.controllerobservability.metrics.MetricConventions;
+import dev.controllerobservability.metrics.MetricNames;
+import dev.controllerobservability.metrics.RecordingFailures;
+
+/**
+ * Times controller operations through the Micrometer Observation API, so metrics and
+ * tracing both see them. Example:
+ * <pre>{@code
+ * Node node = operations.observe("launch", Tags.of("provisioner", "gpu"), () -> cloud.launch(request));
+ * operations.observe("bind", Tags.of("provisioner", "gpu"), () -> binder.bind(pod, node));
+ * }</pre>
+ * gives {@code <namespace>_launch_duration_seconds{provisioner="gpu",result="success",error="none"}}
+ * and {@code <namespace>_launch_in_flight{provisioner="gpu"}}.
+ * <p>
+ * Every call carries every configured label key: a key not given is {@code none}; a key
+ * that is not configured is dropped and reported. Recording never throws into the
+ * caller and never changes the work's result or exception: a failure while observing is
+ * counted in {@code <namespace>_observability_errors_total}, logged at a limited rate,
+ * and the work runs as if unobserved.
+ */
+public class ControllerOperations {
+
+	private final ObservationRegistry observationRegistry;
+
+	private final String namespace;
+
+	private final List<String> labelKeys;
+
+	private final Map<String, OperationDefinition> definitions;
+
+	private final RecordingFailures failures;
+
+	private final ConcurrentMap<String, OperationDescriptor> descriptors = new ConcurrentHashMap<>();
+
+	protected ControllerOperations(Builder builder) {
+		this.observationRegistry = builder.observationRegistry;
+		this.namespace = builder.namespace;
+		this.labelKeys = List.copyOf(builder.labelKeys);
+		this.definitions = Map.copyOf(builder.definitions);
+		this.failures = builder.failures;
+	}
+
+	/**
+	 * Starts a builder.
+	 * @param observationRegistry the registry the observations go through
+	 * @param failures where recording failures go
+	 * @return a builder with namespace {@code controller}, label key {@code provisioner}
+	 * and no operation definitions
+	 */
+	public static Builder builder(ObservationRegistry observationRegistry, RecordingFailures failures) {
+		return new Builder(observationRegistry, failures);
+	}
+
+	/**
+	 * Times {@code work} as {@code operation}.
+	 * @param <T> the result type
+	 * @param operation operation name such as {@code bind} or {@code apply-packing}
+	 * @param tags label values, keys from the configured operation labels
+	 * @param work the work to time
+	 * @return what {@code work} returned
+	 */
+	public <T> T observe(String operation, Iterable<Tag> tags, Supplier<T> work) {
+		return observeChecked(operation, tags, work::get);
+	}
+
+	/**
+	 * Times {@code work} as {@code operation}.
+	 * @param operation operation name such as {@code bind} or {@code apply-packing}
+	 * @param tags label values, keys from the configured operation labels
+	 * @param work the work to time
+	 */
+	public void observe(String operation, Iterable<Tag> tags, Runnable work) {
+		runChecked(operation, tags, work::run);
+	}
+
+	/**
+	 * Times work that may throw a checked exception, which is rethrown unchanged.
+	 * @param <T> the result type
+	 * @param <E> the checked exception type
+	 * @param operation operation name such as {@code launch}
+	 * @param tags label values, keys from the configured operation labels
+	 * @param work the work to time
+	 * @return what {@code work} returned
+	 * @throws E what {@code work} threw
+	 */
+	public <T, E extends Throwable> T observeChecked(String operation, Iterable<Tag> tags,
+			Observation.CheckedCallable<T, E> work) throws E {
+		Observation observation = start(operation, tags);
+		Observation.Scope scope = openScope(observation);
+		try {
+			return work.call();
+		}
+		catch (Throwable ex) {
+			signalError(observation, ex);
+			throw ex;
+		}
+		finally {
+			stop(observation, scope);
+		}
+	}
+
+	/**
+	 * Times work without a result that may throw a checked exception, which is
+	 * rethrown unchanged.
+	 * @param <E> the checked exception type
+	 * @param operation operation name such as {@code launch}
+	 * @param tags label values, keys from the configured operation labels
+	 * @param work the work to time
+	 * @throws E what {@code work} threw
+	 */
+	public <E extends Throwable> void runChecked(String operation, Iterable<Tag> tags,
+			Observation.CheckedRunnable<E> work) throws E {
+		observeChecked(operation, tags, () -> {
+			work.run();
+			return null;
+		});
+	}
+
+	/**
+	 * The resolved names, help texts, buckets and label keys of an operation.
+	 * @param operation operation name such as {@code apply-packing}
+	 * @return its descriptor
+	 * @throws IllegalArgumentException if the name has no valid snake_case form
+	 */
+	public OperationDescriptor describe(String operation) {
+		OperationDescriptor existing = this.descriptors.get(operation);
+		return (existing != null) ? existing : this.descriptors.computeIfAbsent(operation, this::resolve);
+	}
+
+	private OperationDescriptor resolve(String operation) {
+		String name = MetricNames.toSnakeCase(Objects.requireNonNull(operation, "operation must not be null"));
+		if (!MetricNames.isSnakeCase(name)) {
+			throw new IllegalArgumentException("Operation name '" + operation + "' has no valid metric name form ('"
+					+ name + "'); use letters, digits, '-' or '_', starting with a letter, such as 'apply-packing'");
+		}
+		OperationDefinition definition = this.definitions.getOrDefault(name, OperationDefinition.DEFAULT);
+		String subsystem = definition.subsystem();
+		String baseName = this.namespace + "." + ((subsystem != null) ? subsystem + "." : "") + name;
+		String readable = name.replace('_', ' ');
+		String description = (definition.description() != null) ? definition.description()
+				: "Duration of " + readable + " operations in seconds.";
+		List<Duration> buckets = definition.buckets()
+			.stream()
+			.map((seconds) -> Duration.ofNanos(Math.round(seconds * 1e9)))
+			.toList();
+		return new OperationDescriptor(name, baseName, description, "Number of " + readable + " operations in flight.",
+				buckets, this.labelKeys);
+	}
+
+	private Observation start(String operation, Iterable<Tag> tags) {
+		try {
+			OperationDescriptor descriptor = describe(operation);
+			Tags labels = labels(descriptor, tags);
+			OperationContext context = new OperationContext(descriptor, labels);
+			Observation observation = Observation
+				.createNotStarted(descriptor.baseName(), () -> context, this.observationRegistry)
+				.contextualName(descriptor.operation());
+			for (Tag label : labels) {
+				observation.lowCardinalityKeyValue(label.getKey(), label.getValue());
+			}
+			return observation.start();
+		}
+		catch (Throwable ex) {
+			handle("start of operation " + operation, ex);
+			return Observation.NOOP;
+		}
+	}
+
+	private Tags labels(OperationDescriptor descriptor, Iterable<Tag> tags) {
+		String[] keyValues = new String[this.labelKeys.size() * 2];
+		for (int i = 0; i < this.labelKeys.size(); i++) {
+			keyValues[2 * i] = this.labelKeys.get(i);
+			keyValues[2 * i + 1] = MetricConventions.NONE;
+		}
+		if (tags != null) {
+			for (Tag tag : tags) {
+				int index = this.labelKeys.indexOf(tag.getKey());
+				if (index < 0) {
+					this.failures.record("labels of operation " + descriptor.operation(),
+							new IllegalArgumentException("Tag '" + tag.getKey() + "' is not an operation label; "
+									+ "the labels are " + this.labelKeys + ". Add it to "
+									+ "controller.observability.operations.tags or stop passing it."));
+				}
+				else if (!tag.getValue().isEmpty()) {
+					keyValues[2 * index + 1] = tag.getValue();
+				}
+			}
+		}
+		return Tags.of(keyValues);
+	}
+
+	private Observation.Scope openScope(Observation observation) {
+		try {
+			return observation.openScope();
+		}
+		catch (Throwable ex) {
+			handle("scope of an operation", ex);
+			return null;
+		}
+	}
+
+	private void signalError(Observation observation, Throwable error) {
+		try {
+			observation.error(error);
+		}
+		catch (Throwable ex) {
+			handle("error of an operation", ex);
+		}
+	}
+
+	private void stop(Observation observation, Observation.Scope scope) {
+		try {
+			if (scope != null) {
+				scope.close();
+			}
+		}
+		catch (Throwable ex) {
+			handle("scope of an operation", ex);
+		}
+		try {
+			if (observation.getContextView() instanceof OperationContext context) {
+				observation.lowCardinalityKeyValue(MetricConventions.RESULT_LABEL, context.getResult());
+				observation.lowCardinalityKeyValue(MetricConventions.ERROR_LABEL, context.getErrorLabel());
+			}
+			observation.stop();
+		}
+		catch (Throwable ex) {
+			handle("stop of an operation", ex);
+		}
+	}
+
+	private void handle(String action, Throwable ex) {
+		if (RecordingFailures.isFatal(ex)) {
+			throw (VirtualMachineError) ex;
+		}
+		this.failures.record(action, ex);
+	}
+
+	/** Builds {@link ControllerOperations}. */
+	public static final class Builder {
+
+		private final ObservationRegistry observationRegistry;
+
+		private final RecordingFailures failures;
+
+		private String namespace = MetricConventions.DEFAULT_NAMESPACE;
+
+		private List<String> labelKeys = MetricConventions.DEFAULT_OPERATION_LABELS;
+
+		private final Map<String, OperationDefinition> definitions = new LinkedHashMap<>();
+
+		private Builder(ObservationRegistry observationRegistry, RecordingFailures failures) {
+			this.observationRegistry = Objects.requireNonNull(observationRegistry, "observationRegistry");
+			this.failures = Objects.requireNonNull(failures, "failures");
+		}
+
+		/**
+		 * Sets the namespace every operation metric starts with.
+		 * @param namespace snake_case namespace such as {@code karpenter}
+		 * @return this builder
+		 */
+		public Builder namespace(String namespace) {
+			this.namespace = Objects.requireNonNull(namespace, "namespace");
+			return this;
+		}
+
+		/**
+		 * Sets the label keys every operation metric carries.
+		 * @param labelKeys snake_case keys such as {@code provisioner}
+		 * @return this builder
+		 */
+		public Builder labelKeys(List<String> labelKeys) {
+			this.labelKeys = new ArrayList<>(labelKeys);
+			return this;
+		}
+
+		/**
+		 * Adds per-operation settings.
+		 * @param operation the operation name, such as {@code apply-packing}
+		 * @param definition its settings
+		 * @return this builder
+		 */
+		public Builder definition(String operation, OperationDefinition definition) {
+			this.definitions.put(MetricNames.toSnakeCase(operation), definition);
+			return this;
+		}
+
+		/**
+		 * Builds the operations.
+		 * @return the configured operations
+		 */
+		public ControllerOperations build() {
+			return new ControllerOperations(this);
+		}
+
+	}
+
+}

@@ -1,0 +1,89 @@
+package dev.controllerobservability.operations;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.observation.Observation;
+
+import dev.controllerobservability.metrics.MetricConventions;
+
+/**
+ * The {@link Observation.Context} of one operation call: which operation, with which
+ * label values, and the state the meter handler keeps between start and stop.
+ */
+public final class OperationContext extends Observation.Context {
+
+	private final OperationDescriptor descriptor;
+
+	private final Tags labels;
+
+	private long startNanos;
+
+	private AtomicLong inFlight;
+
+	/**
+	 * Creates the context of one call.
+	 * @param descriptor the operation
+	 * @param labels one tag per key of {@link OperationDescriptor#labelKeys()}
+	 */
+	public OperationContext(OperationDescriptor descriptor, Tags labels) {
+		this.descriptor = descriptor;
+		this.labels = labels;
+	}
+
+	/**
+	 * The operation being timed.
+	 * @return its descriptor
+	 */
+	public OperationDescriptor getDescriptor() {
+		return this.descriptor;
+	}
+
+	/**
+	 * Label values of this call, one per configured key, without {@code result} and
+	 * {@code error}.
+	 * @return the labels
+	 */
+	public Tags getLabels() {
+		return this.labels;
+	}
+
+	/**
+	 * {@code success}, or {@code error} once an error was signalled.
+	 * @return the value of the {@code result} label
+	 */
+	public String getResult() {
+		return (getError() != null) ? MetricConventions.ERROR : MetricConventions.SUCCESS;
+	}
+
+	/**
+	 * Simple class name of the signalled error ({@code none} without one). Anonymous
+	 * classes have no simple name and give their binary name instead.
+	 * @return the value of the {@code error} label
+	 */
+	public String getErrorLabel() {
+		Throwable error = getError();
+		if (error == null) {
+			return MetricConventions.NONE;
+		}
+		String simpleName = error.getClass().getSimpleName();
+		return simpleName.isEmpty() ? error.getClass().getName() : simpleName;
+	}
+
+	long getStartNanos() {
+		return this.startNanos;
+	}
+
+	void setStartNanos(long startNanos) {
+		this.startNanos = startNanos;
+	}
+
+	AtomicLong getInFlight() {
+		return this.inFlight;
+	}
+
+	void setInFlight(AtomicLong inFlight) {
+		this.inFlight = inFlight;
+	}
+
+}

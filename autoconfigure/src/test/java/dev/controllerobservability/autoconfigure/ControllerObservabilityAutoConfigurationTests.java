@@ -1,0 +1,283 @@
+package dev.controllerobservability.autoconfigure;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.distribution.CountAtBucket;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
+import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import dev.controllerobservability.metrics.ControllerMeterFilter;
+import dev.controllerobservability.metrics.RecordingFailures;
+import dev.controllerobservability.operations.ControllerOperations;
+import dev.controllerobservability.operations.ObservedOperationAspect;
+import dev.controllerobservability.operations.OperationMeterObservationHandler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ControllerObservabilityAutoConfigurationTests {
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
+				SimpleMetricsExportAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
+				ObservationAutoConfiguration.class, ControllerObservabilityAutoConfiguration.class));
+
+	@Test
+	void autoConfiguresFilterHandlerOperationsAndAspect() {
+		this.contextRunner.run((context) -> assertThat(context).hasSingleBean(ControllerObservabilitySettings.class)
+			.hasSingleBean(ControllerMeterFilter.class)
+			.hasSingleBean(RecordingFailures.class)
+			.hasSingleBean(OperationMeterObservationHandler.class)
+			.hasSingleBean(ControllerOperations.class)
+			.hasSingleBean(ObservedOperationAspect.class));
+	}
+
+	@Test
+	void doesNotConfigureTheAspectWithoutAspectJ() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader("org.aspectj"))
+			.run((context) -> assertThat(context).hasSingleBean(ControllerOperations.class)
+				.doesNotHaveBean(ObservedOperationAspect.class));
+	}
+
+	@Test
+	void backsOffWhenDisabled() {
+		this.contextRunner.withPropertyValues("controller.observability.enabled=false")
+			.run((context) -> assertThat(context).hasNotFailed()
+				.doesNotHaveBean(ControllerMeterFilter.class)
+				.doesNotHaveBean(ControllerOperations.class)
+				.doesNotHaveBean(OperationMeterObservationHandler.class)
+				.doesNotHaveBean(ObservedOperationAspect.class));
+	}
+
+	@Test
+	void backsOffWhenUserDefinesEachBean() {
+		this.contextRunner.withUserConfiguration(UserBeans.class).run((context) -> {
+			assertThat(context.getBean(ControllerMeterFilter.class)).isSameAs(UserBeans.FILTER);
+			assertThat(context.getBean(RecordingFailures.class)).isSameAs(UserBeans.FAILURES);
+			assertThat(context.getBean(OperationMeterObservationHandler.class)).isSameAs(UserBeans.HANDLER);
+			assertThat(context.getBean(ControllerOperations.class)).isSameAs(UserBeans.OPERATIONS);
+			assertThat(context.getBean(ObservedOperationAspect.class)).isSameAs(UserBeans.ASPECT);
+		});
+	}
+
+	@Test
+	void backsOffWhenUserDefinesSettings() {
+		ControllerObservabilitySettings settings = new ControllerObservabilitySettings("custom", Tags.empty(),
+				List.of(1.0), List.of(), Duration.ofMinutes(1), List.of("provisioner"), java.util.Map.of());
+		this.contextRunner.withBean(ControllerObservabilitySettings.class, () -> settings)
+			.run((context) -> assertThat(context.getBean(ControllerObservabilitySettings.class)).isSameAs(settings));
+	}
+
+	@Test
+	void derivesTheNamespaceFromTheApplicationName() {
+		this.contextRunner.withPropertyValues("spring.application.name=Demo-Controller")
+			.run((context) -> assertThat(context.getBean(ControllerObservabilitySettings.class).namespace())
+				.isEqualTo("demo_controller"));
+	}
+
+	@Test
+	void usesControllerAsNamespaceWithoutApplicationName() {
+		this.contextRunner
+			.run((context) -> assertThat(context.getBean(ControllerObservabilitySettings.class).namespace())
+				.isEqualTo("controller"));
+	}
+
+	@Test
+	void appliesDefaultBucketsWhileDistributionPropertiesWin() {
+		this.contextRunner
+			.withPropertyValues("controller.observability.namespace=karpenter",
+					"controller.observability.duration-buckets=0.5,1,2",
+					"management.metrics.distribution.slo.karpenter.launch.duration=100ms,300ms")
+			.run((context) -> {
+				MeterRegistry registry = context.getBean(MeterRegistry.class);
+				assertThat(boundariesSeconds(registry.timer("karpenter.bind.duration"))).containsExactly(0.5, 1.0,
+						2.0);
+				assertThat(boundariesSeconds(registry.timer("karpenter.launch.duration"))).containsExactly(0.1, 0.3);
+				assertThat(boundariesSeconds(registry.timer("jvm.gc.pause.test"))).isEmpty();
+			});
+	}
+
+	@Test
+	void appliesBootMetricsPropertiesToNamespacedNames() {
+		this.contextRunner
+			.withPropertyValues("controller.observability.namespace=karpenter",
+					"controller.observability.meter-prefixes=nodes",
+					"management.metrics.enable.karpenter.nodes=false")
+			.run((context) -> {
+				MeterRegistry registry = context.getBean(MeterRegistry.class);
+				registry.counter("nodes.created").increment();
+				registry.counter("pods.bound").increment();
+				assertThat(registry.find("karpenter.nodes.created").meter()).isNull();
+				assertThat(registry.find("pods.bound").counter()).isNotNull();
+			});
+	}
+
+	@Test
+	void timesOperationsInTheContextRegistry() {
+		this.contextRunner.withPropertyValues("controller.observability.namespace=karpenter").run((context) -> {
+			context.getBean(ControllerOperations.class).observe("bind", Tags.of("provisioner", "gpu"), () -> {
+			});
+			Timer timer = context.getBean(MeterRegistry.class)
+				.get("karpenter.bind.duration")
+				.tags("provisioner", "gpu", "result", "success", "error", "none")
+				.timer();
+			assertThat(timer.count()).isEqualTo(1);
+			assertThat(context.getBean(MeterRegistry.class).find("karpenter.bind").meters()).isEmpty();
+		});
+	}
+
+	@Test
+	void failsOnAnInvalidNamespace() {
+		assertFailure("controller.observability.namespace=Karpenter-Controller",
+				"Property: controller.observability.namespace", "Value: \"Karpenter-Controller\"",
+				"snake_case Prometheus name", "'karpenter_controller'");
+	}
+
+	@Test
+	void failsOnAFrameworkNamespace() {
+		assertFailure("controller.observability.namespace=jvm", "Property: controller.observability.namespace",
+				"prefix of framework", "controller's own name");
+	}
+
+	@Test
+	void failsOnNegativeBuckets() {
+		assertFailure("controller.observability.duration-buckets=0.1,-1",
+				"Property: controller.observability.duration-buckets[1]", "Value: \"-1.0\"", "must be positive",
+				"positive number of seconds");
+	}
+
+	@Test
+	void failsOnUnsortedBuckets() {
+		assertFailure("controller.observability.duration-buckets=0.1,1,0.5",
+				"Property: controller.observability.duration-buckets[2]", "0.5 follows 1.0",
+				"ascending order: [0.1, 0.5, 1.0]");
+	}
+
+	@Test
+	void failsOnDuplicateBuckets() {
+		assertFailure("controller.observability.operations.definitions.bind.buckets=0.1,0.1",
+				"Property: controller.observability.operations.definitions.bind.buckets[1]", "listed twice",
+				"Remove the duplicate boundary");
+	}
+
+	@Test
+	void failsOnAnInvalidOperationTagKey() {
+		assertFailure("controller.observability.operations.tags=provisioner,node-pool",
+				"Property: controller.observability.operations.tags[1]", "Value: \"node-pool\"",
+				"snake_case Prometheus label name", "'node_pool'");
+	}
+
+	@Test
+	void failsOnAReservedTagKey() {
+		assertFailure("controller.observability.common-tags.result=x",
+				"Property: controller.observability.common-tags.result", "'result' is reserved",
+				"Choose another label key");
+	}
+
+	@Test
+	void failsOnAnInvalidSubsystem() {
+		assertFailure("controller.observability.operations.definitions.bind.subsystem=Allocation Controller",
+				"Property: controller.observability.operations.definitions.bind.subsystem",
+				"a subsystem is a snake_case", "'allocation_controller'");
+	}
+
+	@Test
+	void failsOnAnUnknownOperationProperty() {
+		assertFailure("controller.observability.operations.definitions.bind.subsytem=allocation",
+				"Property: controller.observability.operations.definitions.bind.subsytem", "Value: \"allocation\"",
+				"no property 'subsytem' here", "buckets, description, subsystem", "Did you mean 'subsystem'?");
+	}
+
+	@Test
+	void failsOnAnUnknownTopLevelProperty() {
+		assertFailure("controller.observability.namespce=karpenter", "Property: controller.observability.namespce",
+				"Did you mean 'namespace'?");
+	}
+
+	private void assertFailure(String property, String... expected) {
+		this.contextRunner.withPropertyValues(property).run((context) -> {
+			assertThat(context).hasFailed();
+			FailureAnalysis analysis = analyze(context);
+			assertThat(analysis).as("failure analysis of %s", context.getStartupFailure()).isNotNull();
+			String text = analysis.getDescription() + "\n" + analysis.getAction();
+			assertThat(text).contains(expected);
+		});
+	}
+
+	private static FailureAnalysis analyze(AssertableApplicationContext context) {
+		Throwable failure = context.getStartupFailure();
+		FailureAnalysis analysis = new UnknownObservabilityPropertyFailureAnalyzer().analyze(failure);
+		return (analysis != null) ? analysis : new InvalidObservabilityPropertyFailureAnalyzer().analyze(failure);
+	}
+
+	private static List<Double> boundariesSeconds(Timer timer) {
+		return Arrays.stream(timer.takeSnapshot().histogramCounts())
+			.map(CountAtBucket::bucket)
+			.map((nanos) -> nanos / 1e9)
+			.toList();
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class UserBeans {
+
+		static final SimpleMeterRegistry REGISTRY = new SimpleMeterRegistry();
+
+		static final ControllerMeterFilter FILTER = new ControllerMeterFilter("user", Tags.empty(), List.of(1.0),
+				List.of());
+
+		static final RecordingFailures FAILURES = new RecordingFailures(REGISTRY, "user", Duration.ofSeconds(1));
+
+		static final OperationMeterObservationHandler HANDLER = new OperationMeterObservationHandler(REGISTRY,
+				FAILURES);
+
+		static final ControllerOperations OPERATIONS = ControllerOperations
+			.builder(ObservationRegistry.create(), FAILURES)
+			.build();
+
+		static final ObservedOperationAspect ASPECT = new ObservedOperationAspect(OPERATIONS);
+
+		@Bean
+		ControllerMeterFilter userFilter() {
+			return FILTER;
+		}
+
+		@Bean
+		RecordingFailures userFailures() {
+			return FAILURES;
+		}
+
+		@Bean
+		OperationMeterObservationHandler userHandler() {
+			return HANDLER;
+		}
+
+		@Bean
+		ControllerOperations userOperations() {
+			return OPERATIONS;
+		}
+
+		@Bean
+		ObservedOperationAspect userAspect() {
+			return ASPECT;
+		}
+
+	}
+
+}
