@@ -165,22 +165,30 @@ public class ControllerOperations {
 	}
 
 	private Observation start(String operation, Iterable<Tag> tags) {
+		Observation observation;
 		try {
 			OperationDescriptor descriptor = describe(operation);
 			Tags labels = labels(descriptor, tags);
 			OperationContext context = new OperationContext(descriptor, labels);
-			Observation observation = Observation
-				.createNotStarted(descriptor.baseName(), () -> context, this.observationRegistry)
+			observation = Observation.createNotStarted(descriptor.baseName(), () -> context, this.observationRegistry)
 				.contextualName(descriptor.operation());
 			for (Tag label : labels) {
 				observation.lowCardinalityKeyValue(label.getKey(), label.getValue());
 			}
-			return observation.start();
 		}
 		catch (Throwable ex) {
 			handle("start of operation " + operation, ex);
 			return Observation.NOOP;
 		}
+		try {
+			observation.start();
+		}
+		catch (Throwable ex) {
+			// Handlers ahead of the failing one have started: stopping later keeps their
+			// state (such as the in-flight gauge) balanced.
+			handle("start of operation " + operation, ex);
+		}
+		return observation;
 	}
 
 	private Tags labels(OperationDescriptor descriptor, Iterable<Tag> tags) {
@@ -243,6 +251,9 @@ public class ControllerOperations {
 		}
 		catch (Throwable ex) {
 			handle("stop of an operation", ex);
+			if (observation.getContextView() instanceof OperationContext context) {
+				context.stopIfPending();
+			}
 		}
 	}
 

@@ -21,6 +21,10 @@ public final class OperationContext extends Observation.Context {
 
 	private AtomicLong inFlight;
 
+	private OperationMeterObservationHandler startedBy;
+
+	private boolean stopped;
+
 	/**
 	 * Creates the context of one call.
 	 * @param descriptor the operation
@@ -84,6 +88,30 @@ public final class OperationContext extends Observation.Context {
 
 	void setInFlight(AtomicLong inFlight) {
 		this.inFlight = inFlight;
+	}
+
+	void started(OperationMeterObservationHandler handler) {
+		this.startedBy = handler;
+	}
+
+	/**
+	 * Marks the call as stopped.
+	 * @return whether it was not stopped before
+	 */
+	boolean stop() {
+		boolean first = !this.stopped;
+		this.stopped = true;
+		return first;
+	}
+
+	/**
+	 * Stops the meter handler's recording if the observation's stop never reached it,
+	 * because another handler failed first.
+	 */
+	void stopIfPending() {
+		if (this.startedBy != null && !this.stopped) {
+			this.startedBy.onStop(this);
+		}
 	}
 
 }

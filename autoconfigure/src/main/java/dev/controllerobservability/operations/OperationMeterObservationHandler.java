@@ -54,6 +54,7 @@ public final class OperationMeterObservationHandler implements MeterObservationH
 	public void onStart(OperationContext context) {
 		try {
 			context.setStartNanos(this.registry.config().clock().monotonicTime());
+			context.started(this);
 			AtomicLong inFlight = metersFor(context.getDescriptor()).inFlight(context.getLabels());
 			inFlight.incrementAndGet();
 			context.setInFlight(inFlight);
@@ -65,6 +66,9 @@ public final class OperationMeterObservationHandler implements MeterObservationH
 
 	@Override
 	public void onStop(OperationContext context) {
+		if (!context.stop()) {
+			return;
+		}
 		try {
 			long duration = this.registry.config().clock().monotonicTime() - context.getStartNanos();
 			AtomicLong inFlight = context.getInFlight();

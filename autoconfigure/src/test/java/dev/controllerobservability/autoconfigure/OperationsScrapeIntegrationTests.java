@@ -171,6 +171,21 @@ class OperationsScrapeIntegrationTests {
 		assertThat(scrape().value("karpenter_allocation_controller_bind_in_flight", labels)).isZero();
 	}
 
+	@Test
+	void exposesHealthAndPrometheusOnlyWithoutAnyExposureSetting() throws Exception {
+		assertThat(status("/actuator/health")).isEqualTo(200);
+		assertThat(status("/actuator/prometheus")).isEqualTo(200);
+		assertThat(status("/actuator/env")).isEqualTo(404);
+		assertThat(status("/actuator/beans")).isEqualTo(404);
+	}
+
+	private int status(String path) throws Exception {
+		return java.net.http.HttpClient.newHttpClient()
+			.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://localhost:" + this.port + path))
+				.build(), java.net.http.HttpResponse.BodyHandlers.discarding())
+			.statusCode();
+	}
+
 	private double count(String family, String provisioner, String result, String error) {
 		return this.scrape.value(family + "_count",
 				Map.of("cluster", "test", "provisioner", provisioner, "result", result, "error", error));
