@@ -1,0 +1,113 @@
+package dev.controllerobservability.demo;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Settings of the simulation, under {@code demo}.
+ */
+@ConfigurationProperties("demo")
+public class DemoProperties {
+
+	/**
+	 * Provisioners to run a provisioning loop for, by name.
+	 */
+	private Map<String, Provisioner> provisioners = new LinkedHashMap<>();
+
+	/**
+	 * Pause between two provisioning rounds of one provisioner.
+	 */
+	private Duration roundInterval = Duration.ofSeconds(2);
+
+	/**
+	 * Most pods that arrive for one provisioner between two rounds.
+	 */
+	private int maxArrivalsPerRound = 8;
+
+	/**
+	 * Shortest simulated latency of launching a node.
+	 */
+	private Duration minLaunchLatency = Duration.ofMillis(20);
+
+	/**
+	 * Longest simulated latency of launching a node.
+	 */
+	private Duration maxLaunchLatency = Duration.ofMillis(400);
+
+	public Map<String, Provisioner> getProvisioners() {
+		return this.provisioners;
+	}
+
+	public void setProvisioners(Map<String, Provisioner> provisioners) {
+		this.provisioners = provisioners;
+	}
+
+	public Duration getRoundInterval() {
+		return this.roundInterval;
+	}
+
+	public void setRoundInterval(Duration roundInterval) {
+		this.roundInterval = roundInterval;
+	}
+
+	public int getMaxArrivalsPerRound() {
+		return this.maxArrivalsPerRound;
+	}
+
+	public void setMaxArrivalsPerRound(int maxArrivalsPerRound) {
+		this.maxArrivalsPerRound = maxArrivalsPerRound;
+	}
+
+	public Duration getMinLaunchLatency() {
+		return this.minLaunchLatency;
+	}
+
+	public void setMinLaunchLatency(Duration minLaunchLatency) {
+		this.minLaunchLatency = minLaunchLatency;
+	}
+
+	public Duration getMaxLaunchLatency() {
+		return this.maxLaunchLatency;
+	}
+
+	public void setMaxLaunchLatency(Duration maxLaunchLatency) {
+		this.maxLaunchLatency = maxLaunchLatency;
+	}
+
+	/**
+	 * Settings of one provisioner.
+	 */
+	public static class Provisioner {
+
+		/**
+		 * Share of node launches that fail with insufficient capacity, between 0 and 1.
+		 */
+		private double launchFailureRate = 0.05;
+
+		/**
+		 * Whether pods of this provisioner need GPU instance types.
+		 */
+		private boolean gpu;
+
+		public double getLaunchFailureRate() {
+			return this.launchFailureRate;
+		}
+
+		public void setLaunchFailureRate(double launchFailureRate) {
+			this.launchFailureRate = launchFailureRate;
+		}
+
+		public boolean isGpu() {
+			return this.gpu;
+		}
+
+		public void setGpu(boolean gpu) {
+			this.gpu = gpu;
+		}
+
+	}
+
+}

@@ -1,0 +1,90 @@
+package dev.controllerobservability.demo;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.micrometer.metrics.test.autoconfigure.AutoConfigureMetrics;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Runs the demo for a few seconds with fast rounds and finds its operation metrics for
+ * all three provisioners in one scrape of {@code /actuator/prometheus}.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+		properties = { "demo.round-interval=50ms", "demo.min-launch-latency=1ms", "demo.max-launch-latency=5ms" })
+@AutoConfigureMetrics
+class DemoControllerApplicationTests {
+
+	private static final Set<String> PROVISIONERS = Set.of("default", "gpu", "spot");
+
+	private static final Set<String> FAMILIES = Set.of("karpenter_provisioner_apply_packing_duration_seconds",
+			"karpenter_cloudprovider_launch_duration_seconds", "karpenter_allocation_controller_bind_duration_seconds");
+
+	private static final Pattern COUNT = Pattern
+		.compile("^(karpenter_[a-z_]+_duration_seconds)_count\\{(.*)} (\\S+)$", Pattern.MULTILINE);
+
+	private static final Pattern PROVISIONER = Pattern.compile("provisioner=\"([^\"]*)\"");
+
+	@LocalServerPort
+	private int port;
+
+	@Test
+	void exposesOperationMetricsOfEveryProvisioner() throws Exception {
+		Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
+		Set<String> seen = Set.of();
+		String scrape = "";
+		while (Instant.now().isBefore(deadline)) {
+			scrape = scrape();
+			seen = successfulSeries(scrape);
+			if (seen.size() == FAMILIES.size() * PROVISIONERS.size()) {
+				break;
+			}
+			Thread.sleep(200);
+		}
+		Set<String> expected = new TreeSet<>();
+		FAMILIES.forEach((family) -> PROVISIONERS.forEach((provisioner) -> expected.add(family + "/" + provisioner)));
+		assertThat(seen).containsExactlyInAnyOrderElementsOf(expected);
+		assertThat(scrape).contains("# HELP karpenter_cloudprovider_launch_duration_seconds Duration of launching a node",
+				"# TYPE karpenter_allocation_controller_bind_duration_seconds histogram",
+				"karpenter_observability_errors_total{cluster=\"demo\"} 0.0");
+		assertThat(scrape).containsPattern(
+				"karpenter_cloudprovider_launch_duration_seconds_bucket\\{cluster=\"demo\",error=\"none\",provisioner=\"gpu\",result=\"success\",le=\"300.0\"}");
+		assertThat(scrape).containsPattern("(?m)^jvm_memory_used_bytes\\{area=");
+	}
+
+	/** family/provisioner pairs with at least one successful call. */
+	private static Set<String> successfulSeries(String scrape) {
+		Set<String> seen = new TreeSet<>();
+		Matcher matcher = COUNT.matcher(scrape);
+		while (matcher.find()) {
+			Matcher provisioner = PROVISIONER.matcher(matcher.group(2));
+			if (matcher.group(2).contains("result=\"success\"") && provisioner.find()
+					&& Double.parseDouble(matcher.group(3)) > 0) {
+				seen.add(matcher.group(1) + "/" + provisioner.group(1));
+			}
+		}
+		return seen;
+	}
+
+	private String scrape() throws Exception {
+		HttpResponse<String> response = HttpClient.newHttpClient()
+			.send(HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + "/actuator/prometheus")).build(),
+					HttpResponse.BodyHandlers.ofString());
+		assertThat(response.statusCode()).isEqualTo(200);
+		return response.body();
+	}
+
+}
