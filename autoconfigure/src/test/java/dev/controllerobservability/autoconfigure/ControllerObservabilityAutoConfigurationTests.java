@@ -192,6 +192,34 @@ class ControllerObservabilityAutoConfigurationTests {
 	}
 
 	@Test
+	void failsOnAnEmptyCommonTagValue() {
+		assertFailure("controller.observability.common-tags.cluster=",
+				"Property: controller.observability.common-tags.cluster", "must not be empty",
+				"Give the tag a value, or remove it");
+	}
+
+	@Test
+	void failsOnADuplicateOperationTagKey() {
+		assertFailure("controller.observability.operations.tags=provisioner,provisioner",
+				"Property: controller.observability.operations.tags[1]", "listed twice", "Remove the duplicate");
+	}
+
+	@Test
+	void failsOnTwoDefinitionsOfTheSameOperation() {
+		this.contextRunner
+			.withPropertyValues("controller.observability.operations.definitions.apply-packing.subsystem=a",
+					"controller.observability.operations.definitions.apply_packing.subsystem=b")
+			.run((context) -> assertThat(analyze(context).getDescription()).contains("are the same operation ('apply_packing')"));
+	}
+
+	@Test
+	void failsOnAnInvalidMeterPrefix() {
+		assertFailure("controller.observability.meter-prefixes=Nodes-Created",
+				"Property: controller.observability.meter-prefixes[0]", "dotted Micrometer name",
+				"'nodes' or 'cloud.api'");
+	}
+
+	@Test
 	void failsOnAnInvalidSubsystem() {
 		assertFailure("controller.observability.operations.definitions.bind.subsystem=Allocation Controller",
 				"Property: controller.observability.operations.definitions.bind.subsystem",

@@ -3,37 +3,22 @@ package dev.controllerobservability.metrics;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import dev.controllerobservability.testing.CapturedLog;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 class RecordingFailuresTests {
 
-	private final ListAppender<ILoggingEvent> log = new ListAppender<>();
-
-	private final Logger logger = (Logger) LoggerFactory.getLogger(RecordingFailures.class);
+	@RegisterExtension
+	final CapturedLog log = new CapturedLog(RecordingFailures.class);
 
 	private final long[] now = { 0 };
-
-	@BeforeEach
-	void captureLog() {
-		this.log.start();
-		this.logger.addAppender(this.log);
-	}
-
-	@AfterEach
-	void releaseLog() {
-		this.logger.detachAppender(this.log);
-	}
 
 	@Test
 	void registersTheErrorCounterAtZero() {
@@ -52,14 +37,14 @@ class RecordingFailuresTests {
 		for (int i = 0; i < 50; i++) {
 			failures.record("test", new IllegalStateException("boom"));
 		}
-		assertThat(this.log.list).hasSize(1);
+		assertThat(this.log.events()).hasSize(1);
 		this.now[0] = TimeUnit.SECONDS.toNanos(9);
 		failures.record("test", new IllegalStateException("boom"));
-		assertThat(this.log.list).hasSize(1);
+		assertThat(this.log.events()).hasSize(1);
 		this.now[0] = TimeUnit.SECONDS.toNanos(11);
 		failures.record("test", new IllegalStateException("boom"));
-		assertThat(this.log.list).hasSize(2);
-		assertThat(this.log.list.get(1).getFormattedMessage()).contains("50 similar failure(s) were not logged");
+		assertThat(this.log.events()).hasSize(2);
+		assertThat(this.log.events().get(1).getFormattedMessage()).contains("50 similar failure(s) were not logged");
 		assertThat(failures.count()).isEqualTo(52);
 		assertThat(registry.get("karpenter.observability.errors").counter().count()).isEqualTo(52);
 	}
@@ -77,8 +62,8 @@ class RecordingFailuresTests {
 				() -> this.now[0]);
 		failures.record("test", new IllegalStateException("boom"));
 		assertThat(failures.count()).isEqualTo(1);
-		assertThat(this.log.list).hasSize(2);
-		assertThat(this.log.list.get(0).getFormattedMessage())
+		assertThat(this.log.events()).hasSize(2);
+		assertThat(this.log.events().get(0).getFormattedMessage())
 			.contains("Could not register karpenter_observability_errors_total");
 	}
 

@@ -1,14 +1,10 @@
 package dev.controllerobservability.operations;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
@@ -19,12 +15,11 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.controllerobservability.metrics.RecordingFailures;
+import dev.controllerobservability.testing.CapturedLog;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -37,20 +32,8 @@ class FailureIsolationTests {
 
 	private static final int CALLS = 1_000;
 
-	private final ListAppender<ILoggingEvent> log = new ListAppender<>();
-
-	private final Logger logger = (Logger) LoggerFactory.getLogger(RecordingFailures.class);
-
-	@BeforeEach
-	void captureLog() {
-		this.log.start();
-		this.logger.addAppender(this.log);
-	}
-
-	@AfterEach
-	void releaseLog() {
-		this.logger.detachAppender(this.log);
-	}
+	@RegisterExtension
+	final CapturedLog log = new CapturedLog(RecordingFailures.class);
 
 	@Test
 	void registryThatThrowsOnRecordLeavesResultsAndExceptionsUnchanged() {
@@ -66,9 +49,9 @@ class FailureIsolationTests {
 		assertCallsUnaffected(operations);
 		assertThat(failures.count()).isEqualTo(2L * CALLS);
 		assertThat(registry.get("karpenter.observability.errors").counter().count()).isEqualTo(2.0 * CALLS);
-		assertThat(this.log.list).hasSize(1);
-		assertThat(this.log.list.get(0).getLevel()).isEqualTo(Level.WARN);
-		assertThat(this.log.list.get(0).getFormattedMessage()).contains("duration of bind",
+		assertThat(this.log.events()).hasSize(1);
+		assertThat(this.log.events().get(0).getLevel()).isEqualTo(Level.WARN);
+		assertThat(this.log.events().get(0).getFormattedMessage()).contains("duration of bind",
 				"the controller's work is unaffected");
 	}
 
@@ -90,7 +73,7 @@ class FailureIsolationTests {
 		// Each call fails twice: registering the in-flight gauge and the timer.
 		assertThat(failures.count()).isEqualTo(4L * CALLS);
 		assertThat(registry.get("karpenter.observability.errors").counter().count()).isEqualTo(4.0 * CALLS);
-		assertThat(this.log.list).hasSize(1);
+		assertThat(this.log.events()).hasSize(1);
 	}
 
 	@Test
@@ -105,7 +88,7 @@ class FailureIsolationTests {
 		assertCallsUnaffected(operations);
 		// Start, scope and stop fail on every call; error on the failing calls too.
 		assertThat(failures.count()).isEqualTo(7L * CALLS);
-		assertThat(this.log.list).hasSize(1);
+		assertThat(this.log.events()).hasSize(1);
 	}
 
 	@Test
@@ -137,7 +120,7 @@ class FailureIsolationTests {
 			.count()).isEqualTo(1);
 		assertThat(registry.find("karpenter.bind.duration").tagKeys("pod").timer()).isNull();
 		assertThat(failures.count()).isEqualTo(1);
-		assertThat(this.log.list.get(0).getThrowableProxy().getMessage()).contains("Tag 'pod' is not an operation label",
+		assertThat(this.log.events().get(0).getThrowableProxy().getMessage()).contains("Tag 'pod' is not an operation label",
 				"controller.observability.operations.tags");
 	}
 
