@@ -2,14 +2,19 @@ package dev.controllerobservability.autoconfigure;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.aspectj.weaver.Advice;
+
+import org.springframework.beans.factory.ObjectProvider;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.info.ProjectInfoAutoConfiguration;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.info.BuildProperties;
 import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
 import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
@@ -19,6 +24,10 @@ import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.core.env.Environment;
 
+import dev.controllerobservability.cardinality.CardinalityLimiter;
+import dev.controllerobservability.catalog.ControllerMetrics;
+import dev.controllerobservability.catalog.MetricCatalog;
+import dev.controllerobservability.catalog.MetricDefinition;
 import dev.controllerobservability.metrics.ControllerMeterFilter;
 import dev.controllerobservability.metrics.RecordingFailures;
 import dev.controllerobservability.operations.ControllerOperations;
@@ -27,12 +36,14 @@ import dev.controllerobservability.operations.OperationMeterObservationHandler;
 
 /**
  * Auto-configuration of Controller Observability: the shared {@link ControllerMeterFilter},
- * operation timing through {@link ControllerOperations} and its meter handler, and
+ * the declarative metric catalog recorded through {@link ControllerMetrics}, the
+ * cardinality limits, operation timing through {@link ControllerOperations} and its meter
+ * handler, and
  * {@link dev.controllerobservability.operations.ObservedOperation} when AspectJ is
  * present. Turned off with {@code controller.observability.enabled=false}.
  */
 @AutoConfiguration(after = { MetricsAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
-		ObservationAutoConfiguration.class })
+		ObservationAutoConfiguration.class, ProjectInfoAutoConfiguration.class })
 @ConditionalOnClass({ MeterRegistry.class, ObservationRegistry.class })
 @ConditionalOnBean({ MeterRegistry.class, ObservationRegistry.class })
 @ConditionalOnBooleanProperty(name = ControllerObservabilityProperties.PREFIX + ".enabled", matchIfMissing = true)
@@ -56,16 +67,45 @@ public final class ControllerObservabilityAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	ControllerObservabilitySettings controllerObservabilitySettings(ControllerObservabilityProperties properties,
-			Environment environment) {
-		return ControllerObservabilitySettings.resolve(properties, environment);
+			Environment environment, ObjectProvider<BuildProperties> buildProperties) {
+		BuildProperties build = buildProperties.getIfAvailable();
+		return ControllerObservabilitySettings.resolve(properties, environment, (build != null) ? build.getVersion() : null);
 	}
 
 	@Bean
 	@Order(METER_FILTER_ORDER)
 	@ConditionalOnMissingBean
 	ControllerMeterFilter controllerMeterFilter(ControllerObservabilitySettings settings) {
-		return new ControllerMeterFilter(settings.namespace(), settings.commonTags(), settings.durationBuckets(),
-				settings.meterPrefixes());
+		return ControllerMeterFilter.builder(settings.namespace())
+			.commonTags(settings.commonTags())
+			.durationBuckets(settings.durationBuckets())
+			.meterPrefixes(settings.meterPrefixes())
+			.disabledMetrics(settings.disabledMetrics())
+			.build();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	CardinalityLimiter controllerCardinalityLimiter(MeterRegistry meterRegistry,
+			ControllerObservabilitySettings settings) {
+		return new CardinalityLimiter(meterRegistry, settings.namespace(), settings.labelAllowList(),
+				settings.maxLabelValues(), settings.maxLabelValueLength());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	MetricCatalog controllerMetricCatalog(ControllerObservabilityProperties properties,
+			ControllerObservabilitySettings settings, ObjectProvider<MetricDefinition> definitions) {
+		return MetricCatalogFactory.create(settings.namespace(), properties.getMetrics(),
+				definitions.orderedStream().toList());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	ControllerMetrics controllerMetrics(MeterRegistry meterRegistry, MetricCatalog catalog,
+			ControllerObservabilitySettings settings, CardinalityLimiter limiter, RecordingFailures failures) {
+		return new ControllerMetrics(meterRegistry, catalog, settings.stability(), limiter, failures,
+				settings.durationBuckets());
 	}
 
 	@Bean
@@ -86,12 +126,28 @@ public final class ControllerObservabilityAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	ControllerOperations controllerOperations(ObservationRegistry observationRegistry, RecordingFailures failures,
-			ControllerObservabilitySettings settings) {
+			ControllerObservabilitySettings settings, CardinalityLimiter limiter) {
 		ControllerOperations.Builder builder = ControllerOperations.builder(observationRegistry, failures)
 			.namespace(settings.namespace())
-			.labelKeys(settings.operationTags());
+			.labelKeys(settings.operationTags())
+			.cardinalityLimiter(limiter);
 		settings.definitions().forEach(builder::definition);
 		return builder.build();
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(PrometheusRegistry.class)
+	static class PrometheusCollectorConfiguration {
+
+		@Bean
+		@ConditionalOnBean(PrometheusRegistry.class)
+		PrometheusCollectorRefresh prometheusCollectorRefresh(PrometheusRegistry prometheusRegistry,
+				ControllerMetrics metrics) {
+			PrometheusCollectorRefresh refresh = new PrometheusCollectorRefresh(metrics);
+			prometheusRegistry.register(refresh);
+			return refresh;
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)

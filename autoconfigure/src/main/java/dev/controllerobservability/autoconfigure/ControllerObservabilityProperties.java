@@ -58,6 +58,46 @@ public class ControllerObservabilityProperties {
 	 */
 	private final Operations operations = new Operations();
 
+	/**
+	 * The controller's own version, MAJOR.MINOR.PATCH, which decides when deprecated
+	 * metrics are hidden. Defaults to the build-info version.
+	 */
+	private String version;
+
+	/**
+	 * Previous minor version (MAJOR.MINOR) whose visible metrics are shown again even if
+	 * hidden in this version.
+	 */
+	private String showHiddenMetricsForVersion;
+
+	/**
+	 * Prometheus names of metrics never to register, such as karpenter_old_total. Wins
+	 * over everything else.
+	 */
+	private List<String> disabledMetrics = new ArrayList<>();
+
+	/**
+	 * Allowed values by Prometheus metric name and label; other values become
+	 * "unexpected".
+	 */
+	private Map<String, Map<String, List<String>>> labelAllowList = new LinkedHashMap<>();
+
+	/**
+	 * Most distinct values per metric and label; values beyond become "unexpected".
+	 */
+	private int maxLabelValues = 200;
+
+	/**
+	 * Longest label value kept; longer values are truncated.
+	 */
+	private int maxLabelValueLength = 128;
+
+	/**
+	 * Declared metrics, keyed by Prometheus name without the namespace, such as
+	 * nodes_launched_total.
+	 */
+	private Map<String, Metric> metrics = new LinkedHashMap<>();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -108,6 +148,62 @@ public class ControllerObservabilityProperties {
 
 	public Operations getOperations() {
 		return this.operations;
+	}
+
+	public String getVersion() {
+		return this.version;
+	}
+
+	public void setVersion(String version) {
+		this.version = version;
+	}
+
+	public String getShowHiddenMetricsForVersion() {
+		return this.showHiddenMetricsForVersion;
+	}
+
+	public void setShowHiddenMetricsForVersion(String showHiddenMetricsForVersion) {
+		this.showHiddenMetricsForVersion = showHiddenMetricsForVersion;
+	}
+
+	public List<String> getDisabledMetrics() {
+		return this.disabledMetrics;
+	}
+
+	public void setDisabledMetrics(List<String> disabledMetrics) {
+		this.disabledMetrics = disabledMetrics;
+	}
+
+	public Map<String, Map<String, List<String>>> getLabelAllowList() {
+		return this.labelAllowList;
+	}
+
+	public void setLabelAllowList(Map<String, Map<String, List<String>>> labelAllowList) {
+		this.labelAllowList = labelAllowList;
+	}
+
+	public int getMaxLabelValues() {
+		return this.maxLabelValues;
+	}
+
+	public void setMaxLabelValues(int maxLabelValues) {
+		this.maxLabelValues = maxLabelValues;
+	}
+
+	public int getMaxLabelValueLength() {
+		return this.maxLabelValueLength;
+	}
+
+	public void setMaxLabelValueLength(int maxLabelValueLength) {
+		this.maxLabelValueLength = maxLabelValueLength;
+	}
+
+	public Map<String, Metric> getMetrics() {
+		return this.metrics;
+	}
+
+	public void setMetrics(Map<String, Metric> metrics) {
+		this.metrics = metrics;
 	}
 
 	/**
@@ -189,6 +285,146 @@ public class ControllerObservabilityProperties {
 
 		public void setBuckets(List<Double> buckets) {
 			this.buckets = buckets;
+		}
+
+	}
+
+	/**
+	 * One declared metric.
+	 */
+	public static class Metric {
+
+		/**
+		 * Metric type: counter, gauge, histogram, summary (prefer histogram) or info.
+		 */
+		private String type;
+
+		/**
+		 * Help text; the stability level and deprecation are prepended when exposed.
+		 */
+		private String help;
+
+		/**
+		 * Label keys every series carries.
+		 */
+		private List<String> labels = new ArrayList<>();
+
+		/**
+		 * Bucket boundaries of a histogram, strictly increasing. Defaults to
+		 * duration-buckets.
+		 */
+		private List<Double> buckets = new ArrayList<>();
+
+		/**
+		 * Base unit the name ends with, such as seconds or bytes.
+		 */
+		private String unit;
+
+		/**
+		 * Stability level: INTERNAL, ALPHA, BETA or STABLE.
+		 */
+		private String stability = "ALPHA";
+
+		/**
+		 * Version that deprecated the metric, MAJOR.MINOR.PATCH.
+		 */
+		private String deprecatedVersion;
+
+		/**
+		 * Old name (without namespace) this metric replaces; it stays exposed as a
+		 * deprecated alias for the stability level's deprecation window.
+		 */
+		private String replaces;
+
+		/**
+		 * Version that introduced this name in place of the replaced one.
+		 */
+		private String renamedIn;
+
+		/**
+		 * Known values per label; when every label's values are known, counters and
+		 * histograms are present at 0 from start-up.
+		 */
+		private Map<String, List<String>> labelValues = new LinkedHashMap<>();
+
+		public String getType() {
+			return this.type;
+		}
+
+		public void setType(String type) {
+			this.type = type;
+		}
+
+		public String getHelp() {
+			return this.help;
+		}
+
+		public void setHelp(String help) {
+			this.help = help;
+		}
+
+		public List<String> getLabels() {
+			return this.labels;
+		}
+
+		public void setLabels(List<String> labels) {
+			this.labels = labels;
+		}
+
+		public List<Double> getBuckets() {
+			return this.buckets;
+		}
+
+		public void setBuckets(List<Double> buckets) {
+			this.buckets = buckets;
+		}
+
+		public String getUnit() {
+			return this.unit;
+		}
+
+		public void setUnit(String unit) {
+			this.unit = unit;
+		}
+
+		public String getStability() {
+			return this.stability;
+		}
+
+		public void setStability(String stability) {
+			this.stability = stability;
+		}
+
+		public String getDeprecatedVersion() {
+			return this.deprecatedVersion;
+		}
+
+		public void setDeprecatedVersion(String deprecatedVersion) {
+			this.deprecatedVersion = deprecatedVersion;
+		}
+
+		public String getReplaces() {
+			return this.replaces;
+		}
+
+		public void setReplaces(String replaces) {
+			this.replaces = replaces;
+		}
+
+		public String getRenamedIn() {
+			return this.renamedIn;
+		}
+
+		public void setRenamedIn(String renamedIn) {
+			this.renamedIn = renamedIn;
+		}
+
+		public Map<String, List<String>> getLabelValues() {
+			return this.labelValues;
+		}
+
+		public void setLabelValues(Map<String, List<String>> labelValues) {
+			this.labelValues = labelValues;
 		}
 
 	}

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 import io.micrometer.core.instrument.Tags;
@@ -13,9 +14,12 @@ import org.springframework.core.env.Environment;
 import org.springframework.util.StringUtils;
 
 import dev.controllerobservability.autoconfigure.ControllerObservabilityProperties.Definition;
+import dev.controllerobservability.metrics.BucketRules;
 import dev.controllerobservability.metrics.MetricConventions;
 import dev.controllerobservability.metrics.MetricNames;
 import dev.controllerobservability.operations.OperationDefinition;
+import dev.controllerobservability.stability.StabilityPolicy;
+import dev.controllerobservability.stability.Version;
 
 /**
  * {@link ControllerObservabilityProperties} resolved and validated once at start-up: the
@@ -29,10 +33,16 @@ import dev.controllerobservability.operations.OperationDefinition;
  * @param errorLogInterval minimum time between two recording-failure log lines
  * @param operationTags label keys of every operation metric
  * @param definitions per-operation settings keyed by snake_case operation name
+ * @param stability which metrics are visible, deprecated, hidden or disabled
+ * @param disabledMetrics Prometheus names of metrics never to register
+ * @param labelAllowList allowed label values by Prometheus metric name and label
+ * @param maxLabelValues most distinct values per metric and label
+ * @param maxLabelValueLength longest label value kept
  */
 public record ControllerObservabilitySettings(String namespace, Tags commonTags, List<Double> durationBuckets,
 		List<String> meterPrefixes, Duration errorLogInterval, List<String> operationTags,
-		Map<String, OperationDefinition> definitions) {
+		Map<String, OperationDefinition> definitions, StabilityPolicy stability, List<String> disabledMetrics,
+		Map<String, Map<String, Set<String>>> labelAllowList, int maxLabelValues, int maxLabelValueLength) {
 
 	private static final String PREFIX = ControllerObservabilityProperties.PREFIX + ".";
 
@@ -42,11 +52,13 @@ public record ControllerObservabilitySettings(String namespace, Tags commonTags,
 	 * Resolves and validates the properties.
 	 * @param properties the bound properties
 	 * @param environment for {@code spring.application.name}
+	 * @param buildVersion the build-info version, the default controller version, or
+	 * {@code null}
 	 * @return the settings
 	 * @throws InvalidObservabilityPropertyException for the first invalid value
 	 */
 	public static ControllerObservabilitySettings resolve(ControllerObservabilityProperties properties,
-			Environment environment) {
+			Environment environment, String buildVersion) {
 		String namespace = namespace(properties.getNamespace(), environment.getProperty("spring.application.name"));
 		Tags commonTags = commonTags(properties.getCommonTags());
 		List<Double> buckets = buckets("duration-buckets", properties.getDurationBuckets());
@@ -58,8 +70,85 @@ public record ControllerObservabilitySettings(String namespace, Tags commonTags,
 		}
 		List<String> operationTags = labelKeys("operations.tags", properties.getOperations().getTags());
 		Map<String, OperationDefinition> definitions = definitions(properties.getOperations().getDefinitions());
+		StabilityPolicy stability = stability(properties, buildVersion);
+		Map<String, Map<String, Set<String>>> allowList = allowList(properties.getLabelAllowList());
+		int maxLabelValues = atLeastOne("max-label-values", properties.getMaxLabelValues());
+		int maxLabelValueLength = atLeastOne("max-label-value-length", properties.getMaxLabelValueLength());
 		return new ControllerObservabilitySettings(namespace, commonTags, buckets, meterPrefixes, errorLogInterval,
-				operationTags, definitions);
+				operationTags, definitions, stability, List.copyOf(properties.getDisabledMetrics()), allowList,
+				maxLabelValues, maxLabelValueLength);
+	}
+
+	private static StabilityPolicy stability(ControllerObservabilityProperties properties, String buildVersion) {
+		Version version = null;
+		if (properties.getVersion() != null) {
+			try {
+				version = Version.parse(properties.getVersion());
+			}
+			catch (IllegalArgumentException ex) {
+				throw new InvalidObservabilityPropertyException(PREFIX + "version", properties.getVersion(),
+						"the controller's version must have the form MAJOR.MINOR.PATCH",
+						"Set it like 1.5.0, or remove it to use the build-info version");
+			}
+		}
+		else if (buildVersion != null) {
+			try {
+				version = Version.parse(buildVersion);
+			}
+			catch (IllegalArgumentException ex) {
+				// A build version such as "dev" says nothing about deprecation: hide nothing.
+			}
+		}
+		Version showHidden = null;
+		String showHiddenText = properties.getShowHiddenMetricsForVersion();
+		if (showHiddenText != null) {
+			try {
+				showHidden = Version.parseMinor(showHiddenText);
+			}
+			catch (IllegalArgumentException ex) {
+				throw new InvalidObservabilityPropertyException(PREFIX + "show-hidden-metrics-for-version",
+						showHiddenText, "the value must have the form MAJOR.MINOR; "
+								+ StabilityPolicy.describeAllowedShowHidden(version),
+						"Set it to the previous minor version, or remove it");
+			}
+		}
+		try {
+			return new StabilityPolicy(version, showHidden, Set.copyOf(properties.getDisabledMetrics()));
+		}
+		catch (IllegalArgumentException ex) {
+			throw new InvalidObservabilityPropertyException(PREFIX + "show-hidden-metrics-for-version",
+					showHiddenText, ex.getMessage(), "Set it to the previous minor version, or remove it");
+		}
+	}
+
+	private static Map<String, Map<String, Set<String>>> allowList(Map<String, Map<String, List<String>>> configured) {
+		Map<String, Map<String, Set<String>>> allowList = new LinkedHashMap<>();
+		configured.forEach((metric, labels) -> {
+			Map<String, Set<String>> byLabel = new LinkedHashMap<>();
+			labels.forEach((label, values) -> {
+				String property = "label-allow-list." + metric + "." + label;
+				if (!MetricNames.isSnakeCase(label)) {
+					throw new InvalidObservabilityPropertyException(PREFIX + property, label,
+							"a label must be snake_case", "Use the label's name as the metric declares it");
+				}
+				if (values.isEmpty() || values.stream().anyMatch((value) -> value == null || value.isEmpty())) {
+					throw new InvalidObservabilityPropertyException(PREFIX + property, values,
+							"an allow-list needs at least one value and no empty value",
+							"List the allowed values, such as [us-east-1a, us-east-1b]");
+				}
+				byLabel.put(label, Set.copyOf(values));
+			});
+			allowList.put(metric, Map.copyOf(byLabel));
+		});
+		return Map.copyOf(allowList);
+	}
+
+	private static int atLeastOne(String property, int value) {
+		if (value < 1) {
+			throw new InvalidObservabilityPropertyException(PREFIX + property, value, "the limit must be at least 1",
+					"Set a positive number");
+		}
+		return value;
 	}
 
 	private static String namespace(String configured, String applicationName) {
@@ -132,28 +221,11 @@ public record ControllerObservabilitySettings(String namespace, Tags commonTags,
 	}
 
 	private static List<Double> buckets(String property, List<Double> buckets) {
-		if (buckets == null || buckets.isEmpty()) {
-			throw new InvalidObservabilityPropertyException(PREFIX + property, buckets,
-					"at least one bucket boundary is needed", "List boundaries in seconds, such as [0.1, 1, 10]");
-		}
-		for (int i = 0; i < buckets.size(); i++) {
-			Double bucket = buckets.get(i);
-			String element = PREFIX + property + "[" + i + "]";
-			if (bucket == null || !Double.isFinite(bucket) || bucket <= 0) {
-				throw new InvalidObservabilityPropertyException(element, bucket,
-						"bucket boundaries are durations in seconds and must be positive and finite",
-						"Remove it or use a positive number of seconds such as 0.005");
-			}
-			if (i > 0 && bucket.equals(buckets.get(i - 1))) {
-				throw new InvalidObservabilityPropertyException(element, bucket,
-						"the boundary " + bucket + " is listed twice", "Remove the duplicate boundary");
-			}
-			if (i > 0 && bucket < buckets.get(i - 1)) {
-				throw new InvalidObservabilityPropertyException(element, bucket,
-						"bucket boundaries must be strictly increasing, but " + bucket + " follows "
-								+ buckets.get(i - 1),
-						"List the boundaries in ascending order: " + buckets.stream().sorted().distinct().toList());
-			}
+		BucketRules.Problem problem = BucketRules.check(buckets);
+		if (problem != null) {
+			String element = PREFIX + property + ((problem.index() >= 0) ? "[" + problem.index() + "]" : "");
+			throw new InvalidObservabilityPropertyException(element, problem.value(), problem.reason(),
+					problem.action());
 		}
 		return List.copyOf(buckets);
 	}

@@ -1,10 +1,14 @@
 package dev.controllerobservability.metrics;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
+import java.util.Set;
 
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.config.MeterFilter;
+import io.micrometer.core.instrument.config.MeterFilterReply;
 import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
 
 /**
@@ -12,15 +16,17 @@ import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
  * namespace, the common tags and the default duration buckets to meters in the
  * controller's namespace (and to meters whose names start with a configured prefix),
  * and leaves every other meter ({@code jvm.*}, {@code http.server.*}, ...) exactly as
- * it was registered.
+ * it was registered. Metrics listed as disabled (by their Prometheus names) are denied,
+ * whatever their namespace, as Kubernetes component-base's {@code disabled-metrics} are.
  * <p>
  * Buckets are only a default: a meter registered with its own service level objectives
  * or a percentile histogram keeps them, and Spring Boot's
  * {@code management.metrics.distribution.*} properties, applied by a filter ordered
  * after this one, win over both. Example:
  * <pre>{@code
- * registry.config().meterFilter(new ControllerMeterFilter("karpenter", Tags.of("cluster", "dev"),
- *         MetricConventions.CONTROLLER_RUNTIME_DURATION_BUCKETS, List.of()));
+ * registry.config().meterFilter(ControllerMeterFilter.builder("karpenter")
+ *         .commonTags(Tags.of("cluster", "dev"))
+ *         .build());
  * registry.timer("karpenter.bind.duration"); // karpenter_bind_duration_seconds{cluster="dev",le=...}
  * }</pre>
  */
@@ -40,28 +46,34 @@ public final class ControllerMeterFilter implements MeterFilter {
 
 	private final List<String> meterPrefixes;
 
+	private final Set<String> disabledMetrics;
+
 	private final double[] bucketsSeconds;
 
 	private final double[] bucketsNanos;
 
+	private ControllerMeterFilter(Builder builder) {
+		this.namespace = builder.namespace;
+		this.namespacePrefix = this.namespace + ".";
+		this.namespaceUnderscorePrefix = this.namespace + "_";
+		this.commonTags = builder.commonTags;
+		this.hasCommonTags = this.commonTags.stream().findAny().isPresent();
+		this.meterPrefixes = List.copyOf(builder.meterPrefixes);
+		this.disabledMetrics = Set.copyOf(builder.disabledMetrics);
+		this.bucketsSeconds = builder.durationBuckets.stream().mapToDouble(Double::doubleValue).toArray();
+		this.bucketsNanos = builder.durationBuckets.stream()
+			.mapToDouble((seconds) -> Math.rint(seconds * NANOS_PER_SECOND))
+			.toArray();
+	}
+
 	/**
-	 * Creates a filter.
+	 * Starts a builder.
 	 * @param namespace the controller's namespace, snake_case, such as {@code karpenter}
-	 * @param commonTags tags added to controller metrics only; a meter's own tag wins
-	 * @param durationBuckets default bucket boundaries in seconds, sorted ascending
-	 * @param meterPrefixes dotted meter name prefixes (such as {@code "nodes"}) of meters
-	 * registered without the namespace that belong to the controller
+	 * @return a builder without common tags, meter prefixes or disabled metrics, and with
+	 * controller-runtime's duration buckets
 	 */
-	public ControllerMeterFilter(String namespace, Tags commonTags, List<Double> durationBuckets,
-			List<String> meterPrefixes) {
-		this.namespace = namespace;
-		this.namespacePrefix = namespace + ".";
-		this.namespaceUnderscorePrefix = namespace + "_";
-		this.commonTags = commonTags;
-		this.hasCommonTags = commonTags.stream().findAny().isPresent();
-		this.meterPrefixes = List.copyOf(meterPrefixes);
-		this.bucketsSeconds = durationBuckets.stream().mapToDouble(Double::doubleValue).toArray();
-		this.bucketsNanos = durationBuckets.stream().mapToDouble((seconds) -> Math.rint(seconds * NANOS_PER_SECOND)).toArray();
+	public static Builder builder(String namespace) {
+		return new Builder(namespace);
 	}
 
 	/**
@@ -84,6 +96,14 @@ public final class ControllerMeterFilter implements MeterFilter {
 			return withCommonTags(id.withName(this.namespacePrefix + name));
 		}
 		return id;
+	}
+
+	@Override
+	public MeterFilterReply accept(Meter.Id id) {
+		if (!this.disabledMetrics.isEmpty() && this.disabledMetrics.contains(PrometheusNames.familyName(id))) {
+			return MeterFilterReply.DENY;
+		}
+		return MeterFilterReply.NEUTRAL;
 	}
 
 	@Override
@@ -111,7 +131,8 @@ public final class ControllerMeterFilter implements MeterFilter {
 
 	private static boolean hasOwnBuckets(DistributionStatisticConfig config) {
 		double[] slos = config.getServiceLevelObjectiveBoundaries();
-		return (slos != null && slos.length > 0) || Boolean.TRUE.equals(config.isPercentileHistogram());
+		// An empty list is a choice too: no buckets, a summary.
+		return slos != null || Boolean.TRUE.equals(config.isPercentileHistogram());
 	}
 
 	private boolean hasMeterPrefix(String name) {
@@ -129,6 +150,75 @@ public final class ControllerMeterFilter implements MeterFilter {
 		}
 		// Concatenation keeps the meter's own value when it already has a key.
 		return id.replaceTags(Tags.concat(this.commonTags, id.getTagsAsIterable()));
+	}
+
+	/** Builds a {@link ControllerMeterFilter}. */
+	public static final class Builder {
+
+		private final String namespace;
+
+		private Tags commonTags = Tags.empty();
+
+		private List<Double> durationBuckets = MetricConventions.CONTROLLER_RUNTIME_DURATION_BUCKETS;
+
+		private final List<String> meterPrefixes = new ArrayList<>();
+
+		private final List<String> disabledMetrics = new ArrayList<>();
+
+		private Builder(String namespace) {
+			this.namespace = Objects.requireNonNull(namespace, "namespace");
+		}
+
+		/**
+		 * Sets the tags added to controller metrics only; a meter's own tag wins.
+		 * @param commonTags the tags
+		 * @return this builder
+		 */
+		public Builder commonTags(Tags commonTags) {
+			this.commonTags = Objects.requireNonNull(commonTags, "commonTags");
+			return this;
+		}
+
+		/**
+		 * Sets the default bucket boundaries of duration meters.
+		 * @param durationBuckets boundaries in seconds, sorted ascending
+		 * @return this builder
+		 */
+		public Builder durationBuckets(List<Double> durationBuckets) {
+			this.durationBuckets = List.copyOf(durationBuckets);
+			return this;
+		}
+
+		/**
+		 * Adds dotted name prefixes (such as {@code "nodes"}) of meters registered without
+		 * the namespace that belong to the controller.
+		 * @param meterPrefixes the prefixes
+		 * @return this builder
+		 */
+		public Builder meterPrefixes(List<String> meterPrefixes) {
+			this.meterPrefixes.addAll(meterPrefixes);
+			return this;
+		}
+
+		/**
+		 * Adds Prometheus names of metrics never to register, such as
+		 * {@code karpenter_old_total}.
+		 * @param disabledMetrics the exposed names
+		 * @return this builder
+		 */
+		public Builder disabledMetrics(List<String> disabledMetrics) {
+			this.disabledMetrics.addAll(disabledMetrics);
+			return this;
+		}
+
+		/**
+		 * Builds the filter.
+		 * @return the filter
+		 */
+		public ControllerMeterFilter build() {
+			return new ControllerMeterFilter(this);
+		}
+
 	}
 
 }

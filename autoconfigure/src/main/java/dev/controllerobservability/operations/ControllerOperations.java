@@ -15,6 +15,7 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 
+import dev.controllerobservability.cardinality.CardinalityLimiter;
 import dev.controllerobservability.metrics.MetricConventions;
 import dev.controllerobservability.metrics.MetricNames;
 import dev.controllerobservability.metrics.RecordingFailures;
@@ -47,6 +48,8 @@ public class ControllerOperations {
 
 	private final RecordingFailures failures;
 
+	private final CardinalityLimiter limiter;
+
 	private final ConcurrentMap<String, OperationDescriptor> descriptors = new ConcurrentHashMap<>();
 
 	protected ControllerOperations(Builder builder) {
@@ -55,6 +58,7 @@ public class ControllerOperations {
 		this.labelKeys = List.copyOf(builder.labelKeys);
 		this.definitions = Map.copyOf(builder.definitions);
 		this.failures = builder.failures;
+		this.limiter = builder.limiter;
 	}
 
 	/**
@@ -161,7 +165,8 @@ public class ControllerOperations {
 			.map((seconds) -> Duration.ofNanos(Math.round(seconds * 1e9)))
 			.toList();
 		return new OperationDescriptor(name, baseName, description, "Number of " + readable + " operations in flight.",
-				buckets, this.labelKeys);
+				buckets, this.labelKeys, baseName.replace('.', '_') + "_" + MetricConventions.DURATION_SUFFIX
+						+ "_seconds");
 	}
 
 	private Observation start(String operation, Iterable<Tag> tags) {
@@ -209,6 +214,11 @@ public class ControllerOperations {
 				else if (!tag.getValue().isEmpty()) {
 					keyValues[2 * index + 1] = tag.getValue();
 				}
+			}
+		}
+		if (this.limiter != null) {
+			for (int i = 1; i < keyValues.length; i += 2) {
+				keyValues[i] = this.limiter.categorize(descriptor.familyName(), keyValues[i - 1], keyValues[i]);
 			}
 		}
 		return Tags.of(keyValues);
@@ -277,6 +287,8 @@ public class ControllerOperations {
 
 		private final Map<String, OperationDefinition> definitions = new LinkedHashMap<>();
 
+		private CardinalityLimiter limiter;
+
 		private Builder(ObservationRegistry observationRegistry, RecordingFailures failures) {
 			this.observationRegistry = Objects.requireNonNull(observationRegistry, "observationRegistry");
 			this.failures = Objects.requireNonNull(failures, "failures");
@@ -310,6 +322,17 @@ public class ControllerOperations {
 		 */
 		public Builder definition(String operation, OperationDefinition definition) {
 			this.definitions.put(MetricNames.toSnakeCase(operation), definition);
+			return this;
+		}
+
+		/**
+		 * Sets the limits operation label values pass, keyed by the duration histogram's
+		 * Prometheus name.
+		 * @param limiter the limiter, or {@code null} for none
+		 * @return this builder
+		 */
+		public Builder cardinalityLimiter(CardinalityLimiter limiter) {
+			this.limiter = limiter;
 			return this;
 		}
 

@@ -17,9 +17,12 @@ import dev.controllerobservability.metrics.MetricConventions;
  * @param buckets the operation's own bucket boundaries, empty for the shared default
  * @param labelKeys label keys every series of this operation carries, besides
  * {@code result} and {@code error}
+ * @param familyName Prometheus name of the duration histogram, such as
+ * {@code karpenter_allocation_controller_bind_duration_seconds}, which label allow-lists
+ * and limits are keyed by
  */
 public record OperationDescriptor(String operation, String baseName, String durationDescription,
-		String inFlightDescription, List<Duration> buckets, List<String> labelKeys) {
+		String inFlightDescription, List<Duration> buckets, List<String> labelKeys, String familyName) {
 
 	/**
 	 * Dotted name of the duration meter ({@code <namespace>_..._duration_seconds} in

@@ -29,6 +29,7 @@ import dev.controllerobservability.metrics.RecordingFailures;
 import dev.controllerobservability.operations.ControllerOperations;
 import dev.controllerobservability.operations.ObservedOperationAspect;
 import dev.controllerobservability.operations.OperationMeterObservationHandler;
+import dev.controllerobservability.stability.StabilityPolicy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -80,7 +81,8 @@ class ControllerObservabilityAutoConfigurationTests {
 	@Test
 	void backsOffWhenUserDefinesSettings() {
 		ControllerObservabilitySettings settings = new ControllerObservabilitySettings("custom", Tags.empty(),
-				List.of(1.0), List.of(), Duration.ofMinutes(1), List.of("provisioner"), java.util.Map.of());
+				List.of(1.0), List.of(), Duration.ofMinutes(1), List.of("provisioner"), java.util.Map.of(),
+				StabilityPolicy.showAll(), List.of(), java.util.Map.of(), 10, 10);
 		this.contextRunner.withBean(ControllerObservabilitySettings.class, () -> settings)
 			.run((context) -> assertThat(context.getBean(ControllerObservabilitySettings.class)).isSameAs(settings));
 	}
@@ -160,7 +162,7 @@ class ControllerObservabilityAutoConfigurationTests {
 	void failsOnNegativeBuckets() {
 		assertFailure("controller.observability.duration-buckets=0.1,-1",
 				"Property: controller.observability.duration-buckets[1]", "Value: \"-1.0\"", "must be positive",
-				"positive number of seconds");
+				"positive number such as 0.005");
 	}
 
 	@Test
@@ -267,8 +269,7 @@ class ControllerObservabilityAutoConfigurationTests {
 
 		static final SimpleMeterRegistry REGISTRY = new SimpleMeterRegistry();
 
-		static final ControllerMeterFilter FILTER = new ControllerMeterFilter("user", Tags.empty(), List.of(1.0),
-				List.of());
+		static final ControllerMeterFilter FILTER = ControllerMeterFilter.builder("user").build();
 
 		static final RecordingFailures FAILURES = new RecordingFailures(REGISTRY, "user", Duration.ofSeconds(1));
 

@@ -5,6 +5,7 @@ import java.util.List;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.distribution.CountAtBucket;
@@ -19,8 +20,12 @@ class ControllerMeterFilterTests {
 
 	ControllerMeterFilterTests() {
 		this.registry.config()
-			.meterFilter(new ControllerMeterFilter("karpenter", Tags.of("cluster", "dev"), List.of(0.1, 1.0, 10.0),
-					List.of("nodes", "cloud.api")));
+			.meterFilter(ControllerMeterFilter.builder("karpenter")
+				.commonTags(Tags.of("cluster", "dev"))
+				.durationBuckets(List.of(0.1, 1.0, 10.0))
+				.meterPrefixes(List.of("nodes", "cloud.api"))
+				.disabledMetrics(List.of("karpenter_old_total", "jvm_threads_peak_threads"))
+				.build());
 	}
 
 	@Test
@@ -81,11 +86,29 @@ class ControllerMeterFilterTests {
 
 	@Test
 	void recognisesControllerMetricsByNamespace() {
-		ControllerMeterFilter filter = new ControllerMeterFilter("karpenter", Tags.empty(), List.of(1.0), List.of());
+		ControllerMeterFilter filter = ControllerMeterFilter.builder("karpenter").build();
 		assertThat(filter.isControllerMetric("karpenter.bind.duration")).isTrue();
 		assertThat(filter.isControllerMetric("karpenter_nodes_total")).isTrue();
 		assertThat(filter.isControllerMetric("karpenterx.bind")).isFalse();
 		assertThat(filter.isControllerMetric("jvm.memory.used")).isFalse();
+	}
+
+	@Test
+	void deniesDisabledMetricsByTheirPrometheusNames() {
+		Gauge.builder("jvm.threads.peak", () -> 3).baseUnit("threads").register(this.registry);
+		this.registry.counter("karpenter.old").increment();
+		this.registry.counter("karpenter.new").increment();
+		assertThat(this.registry.find("karpenter.old").counter()).isNull();
+		assertThat(this.registry.find("jvm.threads.peak").gauge()).isNull();
+		assertThat(this.registry.find("karpenter.new").counter()).isNotNull();
+	}
+
+	@Test
+	void keepsAnEmptyBucketListAsASummary() {
+		DistributionSummary summary = DistributionSummary.builder("karpenter.wait").baseUnit("seconds")
+			.serviceLevelObjectives()
+			.register(this.registry);
+		assertThat(summary.takeSnapshot().histogramCounts()).isEmpty();
 	}
 
 	private static List<Double> buckets(Timer timer) {

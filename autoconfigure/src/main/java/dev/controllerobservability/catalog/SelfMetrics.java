@@ -1,0 +1,51 @@
+package dev.controllerobservability.catalog;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+
+import dev.controllerobservability.stability.StabilityLevel;
+import dev.controllerobservability.stability.Version;
+import dev.controllerobservability.stability.Visibility;
+
+/**
+ * component-base's stability self-metrics: {@code registered_metrics_total{stability_level,
+ * deprecated_version}}, {@code disabled_metrics_total} and {@code hidden_metrics_total},
+ * in the controller's namespace.
+ */
+final class SelfMetrics {
+
+	private final MeterRegistry registry;
+
+	private final String namespace;
+
+	private final Counter disabled;
+
+	private final Counter hidden;
+
+	SelfMetrics(MeterRegistry registry, String namespace) {
+		this.registry = registry;
+		this.namespace = namespace;
+		this.disabled = Counter.builder(namespace + ".disabled_metrics")
+			.description("The count of disabled metrics.")
+			.register(registry);
+		this.hidden = Counter.builder(namespace + ".hidden_metrics")
+			.description("The count of hidden metrics.")
+			.register(registry);
+	}
+
+	void count(StabilityLevel level, Visibility visibility, Version deprecatedVersion) {
+		switch (visibility) {
+			case DISABLED -> this.disabled.increment();
+			case HIDDEN -> this.hidden.increment();
+			default -> Counter.builder(this.namespace + ".registered_metrics")
+				.description("The count of registered metrics broken by stability level and deprecation version.")
+				.tag("stability_level", level.name())
+				.tag("deprecated_version",
+						(visibility == Visibility.DEPRECATED && deprecatedVersion != null) ? deprecatedVersion.toString()
+								: "")
+				.register(this.registry)
+				.increment();
+		}
+	}
+
+}
