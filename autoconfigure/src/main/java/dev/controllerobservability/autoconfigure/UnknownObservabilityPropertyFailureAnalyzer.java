@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 import org.springframework.beans.BeanUtils;
 import org.springframework.boot.context.properties.bind.UnboundConfigurationPropertiesException;
@@ -13,6 +14,7 @@ import org.springframework.boot.context.properties.source.ConfigurationPropertyN
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.core.Ordered;
+import org.springframework.core.ResolvableType;
 import org.springframework.core.annotation.Order;
 
 /**
@@ -40,36 +42,72 @@ class UnknownObservabilityPropertyFailureAnalyzer
 		ConfigurationPropertyName name = unknown.getName();
 		List<String> known = knownNames(name);
 		String leaf = name.getLastElement(ConfigurationPropertyName.Form.DASHED);
-		String reason = "the starter has no property '" + leaf + "' here; the properties at this place are "
-				+ String.join(", ", known);
+		String reason = "the starter has no property '" + leaf + "' here"
+				+ (known.isEmpty() ? "" : "; the properties at this place are " + String.join(", ", known));
 		String closest = closest(leaf, known);
-		String action = ((closest != null) ? "Did you mean '" + closest + "'? " : "")
-				+ "Correct or remove '" + name + "'" + origin(unknown) + ".";
-		return InvalidObservabilityPropertyFailureAnalyzer.analysis(name.toString(), unknown.getValue(), reason,
-				action, cause);
+		String written = asWritten(name);
+		String action = ((closest != null) ? "Did you mean '" + closest + "'? " : "") + "Correct or remove '"
+				+ written + "'" + origin(unknown) + ".";
+		return InvalidObservabilityPropertyFailureAnalyzer.analysis(written, unknown.getValue(), reason, action,
+				cause);
+	}
+
+	/** The name with map keys as written; the canonical form drops their underscores. */
+	private static String asWritten(ConfigurationPropertyName name) {
+		StringBuilder written = new StringBuilder();
+		for (int i = 0; i < name.getNumberOfElements(); i++) {
+			written.append((i > 0) ? "." : "").append(name.getElement(i, ConfigurationPropertyName.Form.ORIGINAL));
+		}
+		return written.toString();
 	}
 
 	private static String origin(ConfigurationProperty property) {
 		return (property.getOrigin() != null) ? " in " + property.getOrigin() : "";
 	}
 
-	/** Property names known at the parent of {@code name}, read from the properties classes. */
+	/**
+	 * Property names known at the parent of {@code name}, found by walking the properties
+	 * classes along the name (a map's key selects its value type).
+	 */
 	private static List<String> knownNames(ConfigurationPropertyName name) {
-		Class<?> type = ControllerObservabilityProperties.class;
-		int depth = PREFIX.getNumberOfElements();
-		String first = (name.getNumberOfElements() > depth) ? name.getElement(depth, ConfigurationPropertyName.Form.DASHED) : "";
-		if ("operations".equals(first)) {
-			boolean inDefinition = name.getNumberOfElements() > depth + 3
-					&& "definitions".equals(name.getElement(depth + 1, ConfigurationPropertyName.Form.DASHED));
-			type = inDefinition ? ControllerObservabilityProperties.Definition.class
-					: ControllerObservabilityProperties.Operations.class;
+		ResolvableType type = ResolvableType.forClass(ControllerObservabilityProperties.class);
+		for (int i = PREFIX.getNumberOfElements(); i < name.getNumberOfElements() - 1; i++) {
+			PropertyDescriptor property = BeanUtils.getPropertyDescriptor(type.resolve(Object.class),
+					camelCase(name.getElement(i, ConfigurationPropertyName.Form.DASHED)));
+			if (property == null || property.getReadMethod() == null) {
+				break;
+			}
+			type = ResolvableType.forMethodReturnType(property.getReadMethod());
+			if (Map.class.isAssignableFrom(type.resolve(Object.class))) {
+				type = type.asMap().getGeneric(1);
+				i++;
+			}
 		}
-		return Arrays.stream(BeanUtils.getPropertyDescriptors(type))
+		Class<?> owner = type.resolve(Object.class);
+		if (owner.getName().startsWith("java.")) {
+			return List.of();
+		}
+		return Arrays.stream(BeanUtils.getPropertyDescriptors(owner))
 			.map(PropertyDescriptor::getName)
 			.filter((property) -> !"class".equals(property))
 			.map(UnknownObservabilityPropertyFailureAnalyzer::dashed)
 			.sorted()
 			.toList();
+	}
+
+	private static String camelCase(String dashed) {
+		StringBuilder result = new StringBuilder();
+		boolean upper = false;
+		for (char c : dashed.toCharArray()) {
+			if (c == '-') {
+				upper = true;
+			}
+			else {
+				result.append(upper ? Character.toUpperCase(c) : c);
+				upper = false;
+			}
+		}
+		return result.toString();
 	}
 
 	private static String dashed(String camelCase) {

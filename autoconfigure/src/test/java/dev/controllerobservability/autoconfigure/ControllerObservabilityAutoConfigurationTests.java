@@ -24,6 +24,8 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import dev.controllerobservability.catalog.MetricCatalog;
+import dev.controllerobservability.catalog.MetricDefinition;
 import dev.controllerobservability.metrics.ControllerMeterFilter;
 import dev.controllerobservability.metrics.RecordingFailures;
 import dev.controllerobservability.operations.ControllerOperations;
@@ -48,6 +50,14 @@ class ControllerObservabilityAutoConfigurationTests {
 			.hasSingleBean(OperationMeterObservationHandler.class)
 			.hasSingleBean(ControllerOperations.class)
 			.hasSingleBean(ObservedOperationAspect.class));
+	}
+
+	@Test
+	void refreshesCollectorsBeforeEachPrometheusScrape() {
+		this.contextRunner
+			.withConfiguration(AutoConfigurations.of(
+					org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusMetricsExportAutoConfiguration.class))
+			.run((context) -> assertThat(context).hasSingleBean(PrometheusCollectorRefresh.class));
 	}
 
 	@Test
@@ -241,8 +251,93 @@ class ControllerObservabilityAutoConfigurationTests {
 				"Did you mean 'namespace'?");
 	}
 
+	@Test
+	void failsOnAnUnknownMetricProperty() {
+		assertFailure("controller.observability.metrics.nodes_total.labls=zone",
+				"Property: controller.observability.metrics.nodes_total.labls", "Did you mean 'labels'?",
+				"buckets, deprecated-version, help, label-values, labels, renamed-in, replaces, stability, type, unit");
+	}
+
+	@Test
+	void failsOnAnUnknownMetricType() {
+		assertFailure(new String[] { "controller.observability.metrics.nodes_total.type=countr",
+				"controller.observability.metrics.nodes_total.help=Nodes." },
+				"Property: controller.observability.metrics.nodes_total.type", "Value: \"countr\"",
+				"the type is unknown", "counter, gauge, histogram, summary or info");
+	}
+
+	@Test
+	void failsOnAnUnknownStabilityLevel() {
+		assertFailure(new String[] { "controller.observability.metrics.nodes_total.type=counter",
+				"controller.observability.metrics.nodes_total.help=Nodes.",
+				"controller.observability.metrics.nodes_total.stability=GA" },
+				"Property: controller.observability.metrics.nodes_total.stability", "Value: \"GA\"",
+				"INTERNAL, ALPHA, BETA or STABLE");
+	}
+
+	@Test
+	void failsOnACatalogMistakeNamingTheMetricField() {
+		assertFailure(new String[] { "controller.observability.metrics.nodes_total.type=counter",
+				"controller.observability.metrics.nodes_total.help=Nodes.",
+				"controller.observability.metrics.nodes_total.deprecated-version=1.4" },
+				"Property: controller.observability.metrics.nodes_total.deprecated-version", "Value: \"1.4\"",
+				"MAJOR.MINOR.PATCH");
+	}
+
+	@Test
+	void failsOnAMetricDefinitionBeanMistake() {
+		this.contextRunner
+			.withBean(MetricDefinition.class, () -> MetricDefinition.counter("nodes_created_total").help("h").build())
+			.run((context) -> {
+				String text = analyze(context).getDescription();
+				assertThat(text).contains("Property: controller.observability.metrics.nodes_created_total",
+						"(declared as a MetricDefinition bean)", "'_created' is reserved");
+			});
+	}
+
+	@Test
+	void failsOnAShowHiddenVersionOtherThanThePreviousMinor() {
+		assertFailure(new String[] { "controller.observability.version=1.5.0",
+				"controller.observability.show-hidden-metrics-for-version=1.3" },
+				"Property: controller.observability.show-hidden-metrics-for-version", "Value: \"1.3\"",
+				"only the previous minor version of 1.5.0 is accepted: \"1.4\"");
+	}
+
+	@Test
+	void failsOnAMalformedControllerVersion() {
+		assertFailure("controller.observability.version=next", "Property: controller.observability.version",
+				"MAJOR.MINOR.PATCH");
+	}
+
+	@Test
+	void failsOnAZeroCardinalityCap() {
+		assertFailure("controller.observability.max-label-values=0",
+				"Property: controller.observability.max-label-values", "at least 1");
+	}
+
+	@Test
+	void registersDeclaredMetricsFromConfigurationAndBeans() {
+		this.contextRunner
+			.withPropertyValues("controller.observability.namespace=karpenter",
+					"controller.observability.metrics.nodes_launched_total.type=counter",
+					"controller.observability.metrics.nodes_launched_total.help=Nodes launched.",
+					"controller.observability.metrics.nodes_launched_total.stability=stable")
+			.withBean(MetricDefinition.class, () -> MetricDefinition.gauge("pending_pods").help("Pending.").build())
+			.run((context) -> {
+				MetricCatalog catalog = context.getBean(MetricCatalog.class);
+				assertThat(catalog.names()).containsExactly("nodes_launched_total", "pending_pods");
+				MeterRegistry registry = context.getBean(MeterRegistry.class);
+				assertThat(registry.get("karpenter.nodes_launched").counter().getId().getDescription())
+					.isEqualTo("[STABLE] Nodes launched.");
+			});
+	}
+
 	private void assertFailure(String property, String... expected) {
-		this.contextRunner.withPropertyValues(property).run((context) -> {
+		assertFailure(new String[] { property }, expected);
+	}
+
+	private void assertFailure(String[] properties, String... expected) {
+		this.contextRunner.withPropertyValues(properties).run((context) -> {
 			assertThat(context).hasFailed();
 			FailureAnalysis analysis = analyze(context);
 			assertThat(analysis).as("failure analysis of %s", context.getStartupFailure()).isNotNull();

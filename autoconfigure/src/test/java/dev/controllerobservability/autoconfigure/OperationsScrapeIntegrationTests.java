@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.test.autoconfigure.AutoConfigureMetrics;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -215,7 +216,9 @@ class OperationsScrapeIntegrationTests {
 		}
 	}
 
-	@SpringBootApplication
+	// No component scan: this package holds the auto-configuration itself.
+	@SpringBootConfiguration
+	@EnableAutoConfiguration
 	static class TestApplication {
 
 		@Bean
