@@ -37,6 +37,11 @@ public class DemoProperties {
 	 */
 	private Duration maxLaunchLatency = Duration.ofMillis(400);
 
+	/**
+	 * Most nodes one provisioner keeps; beyond it the oldest is consolidated away.
+	 */
+	private int maxNodesPerProvisioner = 20;
+
 	public Map<String, Provisioner> getProvisioners() {
 		return this.provisioners;
 	}
@@ -69,6 +74,14 @@ public class DemoProperties {
 		this.minLaunchLatency = minLaunchLatency;
 	}
 
+	public int getMaxNodesPerProvisioner() {
+		return this.maxNodesPerProvisioner;
+	}
+
+	public void setMaxNodesPerProvisioner(int maxNodesPerProvisioner) {
+		this.maxNodesPerProvisioner = maxNodesPerProvisioner;
+	}
+
 	public Duration getMaxLaunchLatency() {
 		return this.maxLaunchLatency;
 	}
@@ -92,12 +105,25 @@ public class DemoProperties {
 		 */
 		private boolean gpu;
 
+		/**
+		 * Chance per round that one of the provisioner's nodes is interrupted.
+		 */
+		private double interruptionRate = 0.05;
+
 		public double getLaunchFailureRate() {
 			return this.launchFailureRate;
 		}
 
 		public void setLaunchFailureRate(double launchFailureRate) {
 			this.launchFailureRate = launchFailureRate;
+		}
+
+		public double getInterruptionRate() {
+			return this.interruptionRate;
+		}
+
+		public void setInterruptionRate(double interruptionRate) {
+			this.interruptionRate = interruptionRate;
 		}
 
 		public boolean isGpu() {

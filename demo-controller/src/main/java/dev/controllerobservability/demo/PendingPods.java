@@ -61,6 +61,15 @@ public class PendingPods {
 		pods.forEach((pod) -> queue(pod.provisioner()).add(pod));
 	}
 
+	/**
+	 * Number of pods waiting for a provisioner.
+	 * @param provisioner the provisioner
+	 * @return the queue length
+	 */
+	public int count(String provisioner) {
+		return queue(provisioner).size();
+	}
+
 	private Queue<Pod> queue(String provisioner) {
 		return this.queues.computeIfAbsent(provisioner, (name) -> new ConcurrentLinkedQueue<>());
 	}

@@ -3,6 +3,7 @@ package dev.controllerobservability.demo;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -27,12 +28,16 @@ public class ProvisioningLoops implements SmartLifecycle {
 
 	private final ProvisioningRound round;
 
+	private final Cluster cluster;
+
 	private volatile ScheduledExecutorService executor;
 
-	public ProvisioningLoops(DemoProperties properties, PendingPods pendingPods, ProvisioningRound round) {
+	public ProvisioningLoops(DemoProperties properties, PendingPods pendingPods, ProvisioningRound round,
+			Cluster cluster) {
 		this.properties = properties;
 		this.pendingPods = pendingPods;
 		this.round = round;
+		this.cluster = cluster;
 	}
 
 	@Override
@@ -60,6 +65,10 @@ public class ProvisioningLoops implements SmartLifecycle {
 	private void runRound(String name, DemoProperties.Provisioner settings, long number) {
 		try {
 			this.pendingPods.arrive(name, this.properties.getMaxArrivalsPerRound());
+			if (this.cluster.nodeCount(name) > this.properties.getMaxNodesPerProvisioner()
+					|| ThreadLocalRandom.current().nextDouble() < settings.getInterruptionRate()) {
+				this.round.terminateOldestNode(name);
+			}
 			this.round.run(name, settings, number);
 		}
 		catch (RuntimeException ex) {

@@ -65,6 +65,34 @@ class DemoControllerApplicationTests {
 		assertThat(scrape).containsPattern("(?m)^jvm_memory_used_bytes\\{area=");
 	}
 
+	@Test
+	void exposesItsDeclaredCatalog() throws Exception {
+		Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
+		String scrape = scrape();
+		while (Instant.now().isBefore(deadline) && !(scrape.contains("karpenter_nodes_launched_total{cluster=\"demo\",provisioner=\"spot\"")
+				&& scrape.contains("phase=\"Running\",provisioner=\"gpu\""))) {
+			Thread.sleep(200);
+			scrape = scrape();
+		}
+		assertThat(scrape).contains(
+				"# HELP karpenter_nodes_launched_total [STABLE] Number of nodes launched by a provisioner.",
+				"# HELP karpenter_node_launches_total [STABLE] (Deprecated since 0.1.0) Number of nodes launched by a "
+						+ "provisioner. Replaced by karpenter_nodes_launched_total.",
+				"# HELP karpenter_nodes_terminated_total [BETA] Number of nodes terminated",
+				"# HELP karpenter_pods_bound_total [ALPHA] (Deprecated since 0.1.0) Number of pods bound",
+				"# TYPE karpenter_packing_efficiency_ratio histogram",
+				"karpenter_pending_pods{cluster=\"demo\",provisioner=\"gpu\"}",
+				"karpenter_build_info{cluster=\"demo\",version=\"0.1.0-SNAPSHOT\"} 1",
+				"karpenter_registered_metrics_total{cluster=\"demo\",deprecated_version=\"0.1.0\",stability_level=\"STABLE\"} 1.0",
+				"karpenter_hidden_metrics_total{cluster=\"demo\"} 0.0");
+		for (String provisioner : PROVISIONERS) {
+			assertThat(scrape).contains("karpenter_nodes_launched_total{cluster=\"demo\",provisioner=\"" + provisioner)
+				.contains("karpenter_provisioning_rounds_total{cluster=\"demo\",provisioner=\"" + provisioner
+						+ "\",result=\"idle\"}")
+				.contains("karpenter_pods_by_phase{cluster=\"demo\",phase=\"Pending\",provisioner=\"" + provisioner + "\"}");
+		}
+	}
+
 	/** family/provisioner pairs with at least one successful call. */
 	private static Set<String> successfulSeries(String scrape) {
 		Set<String> seen = new TreeSet<>();
