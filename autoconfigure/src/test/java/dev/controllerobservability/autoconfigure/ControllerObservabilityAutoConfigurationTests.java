@@ -156,6 +156,37 @@ class ControllerObservabilityAutoConfigurationTests {
 	}
 
 	@Test
+	void appliesCardinalityLimitsToOperationLabels() {
+		this.contextRunner
+			.withPropertyValues("controller.observability.namespace=karpenter",
+					"controller.observability.max-label-values=2",
+					"controller.observability.label-allow-list.karpenter_launch_duration_seconds.provisioner=gpu")
+			.run((context) -> {
+				ControllerOperations operations = context.getBean(ControllerOperations.class);
+				for (String provisioner : new String[] { "a", "b", "c", "d" }) {
+					operations.observe("bind", Tags.of("provisioner", provisioner), () -> {
+					});
+					operations.observe("launch", Tags.of("provisioner", provisioner), () -> {
+					});
+				}
+				operations.observe("launch", Tags.of("provisioner", "gpu"), () -> {
+				});
+				MeterRegistry registry = context.getBean(MeterRegistry.class);
+				assertThat(registry.find("karpenter.bind.duration").timers())
+					.extracting((timer) -> timer.getId().getTag("provisioner"))
+					.containsExactlyInAnyOrder("a", "b", "unexpected");
+				assertThat(registry.get("karpenter.bind.duration").tags("provisioner", "unexpected").timer().count())
+					.isEqualTo(2);
+				assertThat(registry.find("karpenter.launch.duration").timers())
+					.extracting((timer) -> timer.getId().getTag("provisioner"))
+					.containsExactlyInAnyOrder("gpu", "unexpected");
+				assertThat(registry.get("karpenter.cardinality_enforcement_unexpected_categorizations")
+					.counter()
+					.count()).isEqualTo(6);
+			});
+	}
+
+	@Test
 	void failsOnAnInvalidNamespace() {
 		assertFailure("controller.observability.namespace=Karpenter-Controller",
 				"Property: controller.observability.namespace", "Value: \"Karpenter-Controller\"",
