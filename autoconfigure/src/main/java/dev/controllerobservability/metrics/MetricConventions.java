@@ -41,7 +41,8 @@ public final class MetricConventions {
 	 */
 	public static final List<String> FRAMEWORK_PREFIXES = List.of("jvm", "process", "system", "http", "tomcat",
 			"jetty", "undertow", "netty", "logback", "log4j2", "executor", "application", "disk", "hikaricp", "jdbc",
-			"spring", "tasks", "cache", "rest_client", "controller_runtime", "workqueue");
+			"spring", "tasks", "cache", "kafka", "rabbitmq", "mongodb", "lettuce", "r2dbc", "grpc", "hibernate",
+			"rest_client", "controller_runtime", "workqueue", "leader_election");
 
 	/** Suffix of operation duration meters; Prometheus adds {@code _seconds}. */
 	public static final String DURATION_SUFFIX = "duration";
