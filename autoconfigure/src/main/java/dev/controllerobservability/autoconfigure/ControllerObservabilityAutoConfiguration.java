@@ -1,12 +1,15 @@
 package dev.controllerobservability.autoconfigure;
 
+import java.util.Set;
+
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.aspectj.weaver.Advice;
 
 import org.springframework.beans.factory.ObjectProvider;
-
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -28,6 +31,7 @@ import dev.controllerobservability.cardinality.CardinalityLimiter;
 import dev.controllerobservability.catalog.ControllerMetrics;
 import dev.controllerobservability.catalog.MetricCatalog;
 import dev.controllerobservability.catalog.MetricDefinition;
+import dev.controllerobservability.lint.MetricsLinter;
 import dev.controllerobservability.metrics.ControllerMeterFilter;
 import dev.controllerobservability.metrics.RecordingFailures;
 import dev.controllerobservability.operations.ControllerOperations;
@@ -135,9 +139,17 @@ public final class ControllerObservabilityAutoConfiguration {
 		return builder.build();
 	}
 
+	@Bean
+	@ConditionalOnMissingBean
+	MetricsLinter controllerMetricsLinter(ControllerObservabilitySettings settings,
+			ControllerObservabilityProperties properties) {
+		return new MetricsLinter(settings.namespace(), Set.copyOf(properties.getLint().getAllowedLabels()),
+				properties.getLint().getFrameworkPrefixes());
+	}
+
 	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnClass(PrometheusRegistry.class)
-	static class PrometheusCollectorConfiguration {
+	@ConditionalOnClass({ PrometheusRegistry.class, PrometheusMeterRegistry.class })
+	static class PrometheusConfiguration {
 
 		@Bean
 		@ConditionalOnBean(PrometheusRegistry.class)
@@ -146,6 +158,43 @@ public final class ControllerObservabilityAutoConfiguration {
 			PrometheusCollectorRefresh refresh = new PrometheusCollectorRefresh(metrics);
 			prometheusRegistry.register(refresh);
 			return refresh;
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		@ConditionalOnBean(PrometheusMeterRegistry.class)
+		LiveMetrics liveMetrics(PrometheusMeterRegistry registry, ControllerMetrics metrics,
+				ControllerObservabilitySettings settings, MetricsLinter linter) {
+			return new LiveMetrics(registry, metrics, settings, linter);
+		}
+
+		@Bean
+		@ConditionalOnBean(PrometheusMeterRegistry.class)
+		StartupMetricsLint startupMetricsLint(LiveMetrics liveMetrics, ControllerObservabilityProperties properties) {
+			return new StartupMetricsLint(liveMetrics, properties.getLint().getMode());
+		}
+
+		@Configuration(proxyBeanMethods = false)
+		@ConditionalOnClass(ConditionalOnAvailableEndpoint.class)
+		static class EndpointConfiguration {
+
+			@Bean
+			@ConditionalOnMissingBean
+			@ConditionalOnAvailableEndpoint
+			@ConditionalOnBean(LiveMetrics.class)
+			ControllerMetricsEndpoint controllerMetricsEndpoint(LiveMetrics liveMetrics,
+					ControllerObservabilitySettings settings) {
+				return new ControllerMetricsEndpoint(liveMetrics, settings.namespace());
+			}
+
+			@Bean
+			@ConditionalOnMissingBean
+			@ConditionalOnAvailableEndpoint
+			@ConditionalOnBean(LiveMetrics.class)
+			ControllerMetricsLintEndpoint controllerMetricsLintEndpoint(LiveMetrics liveMetrics) {
+				return new ControllerMetricsLintEndpoint(liveMetrics);
+			}
+
 		}
 
 	}

@@ -2,9 +2,11 @@ package dev.controllerobservability.catalog;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -19,6 +21,7 @@ import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 
 import dev.controllerobservability.cardinality.CardinalityLimiter;
+import dev.controllerobservability.exposition.ExposedFamily;
 import dev.controllerobservability.metrics.MetricConventions;
 import dev.controllerobservability.metrics.RecordingFailures;
 import dev.controllerobservability.stability.StabilityPolicy;
@@ -293,6 +296,50 @@ public class ControllerMetrics {
 			catch (RuntimeException ex) {
 				this.failures.record("collection of " + registration.metric.definition.name(), ex);
 			}
+		}
+	}
+
+	/**
+	 * The families the catalog exposes (declared metrics and the old names of renamed
+	 * ones), whether or not they have series yet, as the Prometheus text format will show
+	 * them. Hidden and disabled metrics are left out.
+	 * @param extraLabels label names every controller metric gets besides its own, such as
+	 * common tags
+	 * @return the families
+	 */
+	public List<ExposedFamily> declaredFamilies(Collection<String> extraLabels) {
+		List<ExposedFamily> families = new ArrayList<>();
+		for (Registered metric : this.metrics.values()) {
+			if (!metric.exposed) {
+				continue;
+			}
+			Map<String, String> labels = new TreeMap<>();
+			extraLabels.forEach((label) -> labels.put(label, ""));
+			metric.definition.labels().forEach((label) -> labels.put(label, ""));
+			addFamilies(families, metric, metric.exposedName, metric.help, labels);
+			if (metric.alias != null) {
+				addFamilies(families, metric, this.catalog.exposedName(metric.definition.replaces()), metric.alias.help,
+						labels);
+			}
+		}
+		return families;
+	}
+
+	private void addFamilies(List<ExposedFamily> families, Registered metric, String name, String help,
+			Map<String, String> labels) {
+		MetricType type = metric.definition.type();
+		List<Double> buckets = (type == MetricType.HISTOGRAM)
+				? Arrays.stream(metric.buckets(this.defaultBuckets)).boxed().toList() : List.of();
+		String exposedType = switch (type) {
+			case COUNTER -> "counter";
+			case HISTOGRAM -> "histogram";
+			case SUMMARY -> "summary";
+			default -> "gauge";
+		};
+		families.add(new ExposedFamily(name, exposedType, help, List.of(labels), buckets));
+		if (type == MetricType.HISTOGRAM || type == MetricType.SUMMARY) {
+			// Micrometer exposes the largest observation beside every distribution.
+			families.add(new ExposedFamily(name + "_max", "gauge", help, List.of(labels), List.of()));
 		}
 	}
 
