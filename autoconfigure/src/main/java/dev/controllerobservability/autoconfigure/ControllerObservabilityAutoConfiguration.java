@@ -174,6 +174,8 @@ public final class ControllerObservabilityAutoConfiguration {
 			return new StartupMetricsLint(liveMetrics, properties.getLint().getMode());
 		}
 
+		// Nested configurations are read before their enclosing one's beans, so the
+		// endpoints share LiveMetrics' condition rather than depending on its bean.
 		@Configuration(proxyBeanMethods = false)
 		@ConditionalOnClass(ConditionalOnAvailableEndpoint.class)
 		static class EndpointConfiguration {
@@ -181,7 +183,7 @@ public final class ControllerObservabilityAutoConfiguration {
 			@Bean
 			@ConditionalOnMissingBean
 			@ConditionalOnAvailableEndpoint
-			@ConditionalOnBean(LiveMetrics.class)
+			@ConditionalOnBean(PrometheusMeterRegistry.class)
 			ControllerMetricsEndpoint controllerMetricsEndpoint(LiveMetrics liveMetrics,
 					ControllerObservabilitySettings settings) {
 				return new ControllerMetricsEndpoint(liveMetrics, settings.namespace());
@@ -190,7 +192,7 @@ public final class ControllerObservabilityAutoConfiguration {
 			@Bean
 			@ConditionalOnMissingBean
 			@ConditionalOnAvailableEndpoint
-			@ConditionalOnBean(LiveMetrics.class)
+			@ConditionalOnBean(PrometheusMeterRegistry.class)
 			ControllerMetricsLintEndpoint controllerMetricsLintEndpoint(LiveMetrics liveMetrics) {
 				return new ControllerMetricsLintEndpoint(liveMetrics);
 			}

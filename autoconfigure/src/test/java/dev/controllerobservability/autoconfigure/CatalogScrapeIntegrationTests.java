@@ -127,6 +127,18 @@ class CatalogScrapeIntegrationTests {
 		this.phases.put("Running", 5);
 	}
 
+	@Test
+	void keepsTheCatalogAndLintEndpointsUnexposedByDefault() throws Exception {
+		for (String endpoint : new String[] { "controllermetrics", "controllermetricslint" }) {
+			int status = java.net.http.HttpClient.newHttpClient()
+				.send(java.net.http.HttpRequest
+					.newBuilder(java.net.URI.create("http://localhost:" + this.port + "/actuator/" + endpoint))
+					.build(), java.net.http.HttpResponse.BodyHandlers.discarding())
+				.statusCode();
+			assertThat(status).as(endpoint).isEqualTo(404);
+		}
+	}
+
 	private double registered(String level, String deprecatedVersion) {
 		return this.scrape.value("karpenter_registered_metrics_total",
 				Map.of("cluster", "test", "stability_level", level, "deprecated_version", deprecatedVersion));

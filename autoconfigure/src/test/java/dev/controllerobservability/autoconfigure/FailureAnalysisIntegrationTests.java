@@ -1,5 +1,7 @@
 package dev.controllerobservability.autoconfigure;
 
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -8,6 +10,7 @@ import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -37,10 +40,44 @@ class FailureAnalysisIntegrationTests {
 				"Did you mean 'buckets'?");
 	}
 
+	@Test
+	void stopsOnLintFindingsInFailMode(CapturedOutput output) {
+		assertThatException().isThrownBy(() -> start(BadMetrics.class, "--controller.observability.namespace=karpenter",
+				"--controller.observability.lint.mode=fail"));
+		assertThat(output).contains("APPLICATION FAILED TO START",
+				"Controller metrics have lint findings, and controller.observability.lint.mode is fail:",
+				"    karpenter_wait_ms metric names should not contain abbreviated units",
+				"    karpenter_wait_ms label \"pod_uid\" suggests an unbounded value",
+				"or set controller.observability.lint.mode=warn.");
+	}
+
+	@Test
+	void onlyWarnsOnLintFindingsByDefault(CapturedOutput output) {
+		start(BadMetrics.class, "--controller.observability.namespace=karpenter");
+		assertThat(output).contains("Metric lint: karpenter_wait_ms metric names should not contain abbreviated units")
+			.doesNotContain("APPLICATION FAILED TO START");
+	}
+
 	private static void start(String... args) {
-		SpringApplication application = new SpringApplication(App.class);
+		start(App.class, args);
+	}
+
+	private static void start(Class<?> source, String... args) {
+		SpringApplication application = new SpringApplication(App.class, source);
 		application.setWebApplicationType(WebApplicationType.NONE);
 		application.run(args).close();
+	}
+
+	/** A meter that breaks two lint rules. */
+	@Configuration(proxyBeanMethods = false)
+	static class BadMetrics {
+
+		@Bean
+		MeterBinder badMeter() {
+			return (registry) -> Gauge.builder("karpenter.wait_ms", () -> 1).description("Wait.").tag("pod_uid", "u1")
+				.register(registry);
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)
