@@ -3,6 +3,7 @@ package dev.controllerobservability.autoconfigure;
 import java.util.Set;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -37,6 +38,7 @@ import dev.controllerobservability.metrics.RecordingFailures;
 import dev.controllerobservability.operations.ControllerOperations;
 import dev.controllerobservability.operations.ObservedOperationAspect;
 import dev.controllerobservability.operations.OperationMeterObservationHandler;
+import dev.controllerobservability.rules.RuleSet;
 
 /**
  * Auto-configuration of Controller Observability: the shared {@link ControllerMeterFilter},
@@ -141,6 +143,22 @@ public final class ControllerObservabilityAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
+	RuleSet controllerRuleSet(ControllerObservabilityProperties properties, ControllerObservabilitySettings settings,
+			ControllerOperations operations) {
+		return RuleSetFactory.create(properties, settings, operations);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	ControllerArtefacts controllerArtefacts(RuleSet rules, ControllerObservabilitySettings settings,
+			ControllerObservabilityProperties properties, ControllerOperations operations, ControllerMetrics metrics,
+			MetricsLinter linter, Environment environment) {
+		return new ControllerArtefacts(rules, settings, properties, operations, metrics, linter,
+				environment.getProperty("spring.application.name", settings.namespace()));
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
 	MetricsLinter controllerMetricsLinter(ControllerObservabilitySettings settings,
 			ControllerObservabilityProperties properties) {
 		return new MetricsLinter(settings.namespace(), Set.copyOf(properties.getLint().getAllowedLabels()),
@@ -170,6 +188,16 @@ public final class ControllerObservabilityAutoConfiguration {
 
 		@Bean
 		@ConditionalOnBean(PrometheusMeterRegistry.class)
+		StartupRuleCheck startupRuleCheck(RuleSet rules, LiveMetrics liveMetrics,
+				ControllerObservabilityProperties properties, ControllerObservabilitySettings settings,
+				ControllerOperations operations, ControllerMetrics metrics) {
+			return new StartupRuleCheck(rules, liveMetrics,
+					RuleSetFactory.operationFamilies(properties, settings, operations),
+					metrics.declaredFamilies(settings.commonTags().stream().map(Tag::getKey).toList()));
+		}
+
+		@Bean
+		@ConditionalOnBean(PrometheusMeterRegistry.class)
 		StartupMetricsLint startupMetricsLint(LiveMetrics liveMetrics, ControllerObservabilityProperties properties) {
 			return new StartupMetricsLint(liveMetrics, properties.getLint().getMode());
 		}
@@ -187,6 +215,13 @@ public final class ControllerObservabilityAutoConfiguration {
 			ControllerMetricsEndpoint controllerMetricsEndpoint(LiveMetrics liveMetrics,
 					ControllerObservabilitySettings settings) {
 				return new ControllerMetricsEndpoint(liveMetrics, settings.namespace());
+			}
+
+			@Bean
+			@ConditionalOnMissingBean
+			@ConditionalOnAvailableEndpoint
+			ControllerRulesEndpoint controllerRulesEndpoint(ControllerArtefacts artefacts) {
+				return new ControllerRulesEndpoint(artefacts.rules(), artefacts.byFormat());
 			}
 
 			@Bean

@@ -103,6 +103,23 @@ public class ControllerObservabilityProperties {
 	 */
 	private final Lint lint = new Lint();
 
+	/**
+	 * Alerting rules, keyed by PascalCase alert name. Expressions may use ${namespace},
+	 * ${operation.<name>.duration} and ${operation.<name>.in_flight}.
+	 */
+	private Map<String, Alert> alerts = new LinkedHashMap<>();
+
+	/**
+	 * Recording rules, keyed by level:metric:operations name (use brackets in
+	 * configuration keys, such as "[provisioner:karpenter_nodes_total:rate5m]").
+	 */
+	private Map<String, Recording> recordingRules = new LinkedHashMap<>();
+
+	/**
+	 * The rule group and the built-in operation rules.
+	 */
+	private final Rules rules = new Rules();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -209,6 +226,26 @@ public class ControllerObservabilityProperties {
 
 	public Lint getLint() {
 		return this.lint;
+	}
+
+	public Map<String, Alert> getAlerts() {
+		return this.alerts;
+	}
+
+	public void setAlerts(Map<String, Alert> alerts) {
+		this.alerts = alerts;
+	}
+
+	public Map<String, Recording> getRecordingRules() {
+		return this.recordingRules;
+	}
+
+	public void setRecordingRules(Map<String, Recording> recordingRules) {
+		this.recordingRules = recordingRules;
+	}
+
+	public Rules getRules() {
+		return this.rules;
 	}
 
 	public void setMetrics(Map<String, Metric> metrics) {
@@ -499,6 +536,421 @@ public class ControllerObservabilityProperties {
 			/** Stop start-up when a controller metric has a finding. */
 			FAIL
 
+		}
+
+	}
+
+	/**
+	 * One alerting rule.
+	 */
+	public static class Alert {
+
+		/**
+		 * PromQL condition.
+		 */
+		private String expr;
+
+		/**
+		 * How long the condition must hold before the alert fires, such as 5m.
+		 */
+		private String forDuration;
+
+		/**
+		 * Severity: critical, warning or info.
+		 */
+		private String severity;
+
+		/**
+		 * One-line summary annotation.
+		 */
+		private String summary;
+
+		/**
+		 * Description annotation.
+		 */
+		private String description;
+
+		/**
+		 * Runbook link annotation (runbook_url).
+		 */
+		private String runbookUrl;
+
+		/**
+		 * Extra labels.
+		 */
+		private Map<String, String> labels = new LinkedHashMap<>();
+
+		/**
+		 * Extra annotations.
+		 */
+		private Map<String, String> annotations = new LinkedHashMap<>();
+
+		public String getExpr() {
+			return this.expr;
+		}
+
+		public void setExpr(String expr) {
+			this.expr = expr;
+		}
+
+		public String getFor() {
+			return this.forDuration;
+		}
+
+		public void setFor(String forDuration) {
+			this.forDuration = forDuration;
+		}
+
+		public String getSeverity() {
+			return this.severity;
+		}
+
+		public void setSeverity(String severity) {
+			this.severity = severity;
+		}
+
+		public String getSummary() {
+			return this.summary;
+		}
+
+		public void setSummary(String summary) {
+			this.summary = summary;
+		}
+
+		public String getDescription() {
+			return this.description;
+		}
+
+		public void setDescription(String description) {
+			this.description = description;
+		}
+
+		public String getRunbookUrl() {
+			return this.runbookUrl;
+		}
+
+		public void setRunbookUrl(String runbookUrl) {
+			this.runbookUrl = runbookUrl;
+		}
+
+		public Map<String, String> getLabels() {
+			return this.labels;
+		}
+
+		public void setLabels(Map<String, String> labels) {
+			this.labels = labels;
+		}
+
+		public Map<String, String> getAnnotations() {
+			return this.annotations;
+		}
+
+		public void setAnnotations(Map<String, String> annotations) {
+			this.annotations = annotations;
+		}
+
+	}
+
+	/**
+	 * One recording rule.
+	 */
+	public static class Recording {
+
+		/**
+		 * PromQL expression.
+		 */
+		private String expr;
+
+		/**
+		 * Extra labels.
+		 */
+		private Map<String, String> labels = new LinkedHashMap<>();
+
+		public String getExpr() {
+			return this.expr;
+		}
+
+		public void setExpr(String expr) {
+			this.expr = expr;
+		}
+
+		public Map<String, String> getLabels() {
+			return this.labels;
+		}
+
+		public void setLabels(Map<String, String> labels) {
+			this.labels = labels;
+		}
+
+	}
+
+	/**
+	 * The rule group and the built-in operation rules.
+	 */
+	public static class Rules {
+
+		/**
+		 * Rule group name. Defaults to the namespace followed by ".rules".
+		 */
+		private String group;
+
+		/**
+		 * Rate window of the built-in recording rules.
+		 */
+		private String window = "5m";
+
+		/**
+		 * Metadata labels of the rendered PrometheusRule, such as the ones the Prometheus
+		 * Operator selects rules by.
+		 */
+		private Map<String, String> prometheusRuleLabels = new LinkedHashMap<>();
+
+		/**
+		 * Built-in rules per operation, keyed by operation name such as "launch".
+		 */
+		private Map<String, OperationRules> operations = new LinkedHashMap<>();
+
+		public String getGroup() {
+			return this.group;
+		}
+
+		public void setGroup(String group) {
+			this.group = group;
+		}
+
+		public String getWindow() {
+			return this.window;
+		}
+
+		public void setWindow(String window) {
+			this.window = window;
+		}
+
+		public Map<String, String> getPrometheusRuleLabels() {
+			return this.prometheusRuleLabels;
+		}
+
+		public void setPrometheusRuleLabels(Map<String, String> prometheusRuleLabels) {
+			this.prometheusRuleLabels = prometheusRuleLabels;
+		}
+
+		public Map<String, OperationRules> getOperations() {
+			return this.operations;
+		}
+
+		public void setOperations(Map<String, OperationRules> operations) {
+			this.operations = operations;
+		}
+
+	}
+
+	/**
+	 * The built-in rules of one operation.
+	 */
+	public static class OperationRules {
+
+		/**
+		 * Alert when the share of failed calls is too high.
+		 */
+		private final ErrorRatio errorRatio = new ErrorRatio();
+
+		/**
+		 * Alert when a latency quantile is too high.
+		 */
+		private final Latency latency = new Latency();
+
+		/**
+		 * Alert when calls stay in flight while none completes.
+		 */
+		private final Stuck stuck = new Stuck();
+
+		public ErrorRatio getErrorRatio() {
+			return this.errorRatio;
+		}
+
+		public Latency getLatency() {
+			return this.latency;
+		}
+
+		public Stuck getStuck() {
+			return this.stuck;
+		}
+
+	}
+
+	/**
+	 * The error-ratio alert of an operation.
+	 */
+	public static class ErrorRatio {
+
+		/**
+		 * Whether to generate the alert and its recording rules.
+		 */
+		private boolean enabled;
+
+		/**
+		 * Share of failed calls above which the alert fires, between 0 and 1.
+		 */
+		private double threshold = 0.05;
+
+		/**
+		 * How long the ratio must stay above the threshold.
+		 */
+		private String forDuration = "10m";
+
+		/**
+		 * Severity: critical, warning or info.
+		 */
+		private String severity = "warning";
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public double getThreshold() {
+			return this.threshold;
+		}
+
+		public void setThreshold(double threshold) {
+			this.threshold = threshold;
+		}
+
+		public String getFor() {
+			return this.forDuration;
+		}
+
+		public void setFor(String forDuration) {
+			this.forDuration = forDuration;
+		}
+
+		public String getSeverity() {
+			return this.severity;
+		}
+
+		public void setSeverity(String severity) {
+			this.severity = severity;
+		}
+
+	}
+
+	/**
+	 * The latency alert of an operation.
+	 */
+	public static class Latency {
+
+		/**
+		 * Whether to generate the alert and its recording rule.
+		 */
+		private boolean enabled;
+
+		/**
+		 * Latency quantile, between 0 and 1.
+		 */
+		private double quantile = 0.99;
+
+		/**
+		 * Latency above which the alert fires.
+		 */
+		private Duration threshold = Duration.ofSeconds(10);
+
+		/**
+		 * How long the latency must stay above the threshold.
+		 */
+		private String forDuration = "10m";
+
+		/**
+		 * Severity: critical, warning or info.
+		 */
+		private String severity = "warning";
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public double getQuantile() {
+			return this.quantile;
+		}
+
+		public void setQuantile(double quantile) {
+			this.quantile = quantile;
+		}
+
+		public Duration getThreshold() {
+			return this.threshold;
+		}
+
+		public void setThreshold(Duration threshold) {
+			this.threshold = threshold;
+		}
+
+		public String getFor() {
+			return this.forDuration;
+		}
+
+		public void setFor(String forDuration) {
+			this.forDuration = forDuration;
+		}
+
+		public String getSeverity() {
+			return this.severity;
+		}
+
+		public void setSeverity(String severity) {
+			this.severity = severity;
+		}
+
+	}
+
+	/**
+	 * The stuck-in-flight alert of an operation.
+	 */
+	public static class Stuck {
+
+		/**
+		 * Whether to generate the alert.
+		 */
+		private boolean enabled;
+
+		/**
+		 * How long calls may stay in flight while none completes.
+		 */
+		private String forDuration = "15m";
+
+		/**
+		 * Severity: critical, warning or info.
+		 */
+		private String severity = "warning";
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public String getFor() {
+			return this.forDuration;
+		}
+
+		public void setFor(String forDuration) {
+			this.forDuration = forDuration;
+		}
+
+		public String getSeverity() {
+			return this.severity;
+		}
+
+		public void setSeverity(String severity) {
+			this.severity = severity;
 		}
 
 	}

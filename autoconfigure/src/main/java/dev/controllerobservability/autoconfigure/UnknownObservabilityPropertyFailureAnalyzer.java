@@ -127,7 +127,7 @@ class UnknownObservabilityPropertyFailureAnalyzer
 		return best;
 	}
 
-	private static int distance(String a, String b) {
+	static int distance(String a, String b) {
 		int[] previous = new int[b.length() + 1];
 		int[] current = new int[b.length() + 1];
 		for (int j = 0; j <= b.length(); j++) {

@@ -151,6 +151,10 @@ public final class MetricsReference {
 		return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ");
 	}
 
+	private static String quote(String text) {
+		return (text != null) ? Json.quote(text) : "null";
+	}
+
 	/**
 	 * Renders JSON: an array of entries with the Markdown's columns plus buckets and group.
 	 * @return the JSON
@@ -172,30 +176,6 @@ public final class MetricsReference {
 				.append((i < this.entries.size() - 1) ? "},\n" : "}\n");
 		}
 		return json.append("]\n").toString();
-	}
-
-	private static String quote(String text) {
-		if (text == null) {
-			return "null";
-		}
-		StringBuilder quoted = new StringBuilder("\"");
-		for (char c : text.toCharArray()) {
-			switch (c) {
-				case '"' -> quoted.append("\\\"");
-				case '\\' -> quoted.append("\\\\");
-				case '\n' -> quoted.append("\\n");
-				case '\t' -> quoted.append("\\t");
-				default -> {
-					if (c < 0x20) {
-						quoted.append(String.format("\\u%04x", (int) c));
-					}
-					else {
-						quoted.append(c);
-					}
-				}
-			}
-		}
-		return quoted.append('"').toString();
 	}
 
 }

@@ -34,6 +34,15 @@ public record OperationDescriptor(String operation, String baseName, String dura
 	}
 
 	/**
+	 * Prometheus name of the in-flight gauge, such as
+	 * {@code karpenter_allocation_controller_bind_in_flight}.
+	 * @return the family name
+	 */
+	public String inFlightFamilyName() {
+		return this.baseName.replace('.', '_') + "_" + MetricConventions.IN_FLIGHT_SUFFIX;
+	}
+
+	/**
 	 * Dotted name of the in-flight gauge ({@code <namespace>_..._in_flight} in
 	 * Prometheus).
 	 * @return the meter name

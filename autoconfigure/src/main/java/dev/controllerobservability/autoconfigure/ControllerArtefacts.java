@@ -1,0 +1,115 @@
+package dev.controllerobservability.autoconfigure;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+
+import io.micrometer.core.instrument.Tag;
+
+import dev.controllerobservability.catalog.ControllerMetrics;
+import dev.controllerobservability.dashboard.GrafanaDashboard;
+import dev.controllerobservability.docs.MetricsReference;
+import dev.controllerobservability.docs.ReferenceEntry;
+import dev.controllerobservability.exposition.Exposition;
+import dev.controllerobservability.lint.MetricsLinter;
+import dev.controllerobservability.operations.ControllerOperations;
+import dev.controllerobservability.operations.OperationDescriptor;
+import dev.controllerobservability.rules.RuleSet;
+
+/**
+ * The deployable artefacts of the running controller: the Prometheus rules file, the
+ * {@code PrometheusRule} manifest and the Grafana dashboard, all generated from the
+ * configuration. Write them for deployment:
+ * <pre>{@code
+ * Files.writeString(dir.resolve("rules.yaml"), artefacts.rulesFile());
+ * Files.writeString(dir.resolve("dashboard.json"), artefacts.dashboard());
+ * }</pre>
+ */
+public class ControllerArtefacts {
+
+	private final RuleSet rules;
+
+	private final ControllerObservabilitySettings settings;
+
+	private final ControllerObservabilityProperties properties;
+
+	private final ControllerOperations operations;
+
+	private final ControllerMetrics metrics;
+
+	private final MetricsLinter linter;
+
+	private final String applicationName;
+
+	public ControllerArtefacts(RuleSet rules, ControllerObservabilitySettings settings,
+			ControllerObservabilityProperties properties, ControllerOperations operations, ControllerMetrics metrics,
+			MetricsLinter linter, String applicationName) {
+		this.rules = rules;
+		this.settings = settings;
+		this.properties = properties;
+		this.operations = operations;
+		this.metrics = metrics;
+		this.linter = linter;
+		this.applicationName = applicationName;
+	}
+
+	/**
+	 * The rule group.
+	 * @return the rules
+	 */
+	public RuleSet rules() {
+		return this.rules;
+	}
+
+	/**
+	 * The Prometheus rules file.
+	 * @return the YAML
+	 */
+	public String rulesFile() {
+		return this.rules.toRulesFile();
+	}
+
+	/**
+	 * The {@code monitoring.coreos.com/v1} {@code PrometheusRule} manifest.
+	 * @return the YAML
+	 */
+	public String prometheusRule() {
+		return this.rules.toPrometheusRule(this.applicationName + "-rules",
+				this.properties.getRules().getPrometheusRuleLabels());
+	}
+
+	/**
+	 * The Grafana dashboard of the declared operations and the catalog.
+	 * @return the dashboard
+	 */
+	public GrafanaDashboard dashboard() {
+		List<String> commonTags = this.settings.commonTags().stream().map(Tag::getKey).toList();
+		List<ReferenceEntry> catalog = MetricsReference
+			.of(new Exposition(List.of(), List.of()), this.metrics.declaredFamilies(commonTags), this.linter::isFramework)
+			.entries()
+			.stream()
+			.filter((entry) -> entry.replacedBy() == null && !entry.name().endsWith("_max"))
+			.toList();
+		List<OperationDescriptor> operations = RuleSetFactory.operationNames(this.properties, this.settings)
+			.stream()
+			.map(this.operations::describe)
+			.toList();
+		return GrafanaDashboard.builder(this.applicationName, this.settings.namespace())
+			.operations(operations)
+			.catalog(catalog)
+			.hiddenLabels(Set.copyOf(commonTags))
+			.window(this.properties.getRules().getWindow())
+			.build();
+	}
+
+	/**
+	 * The artefacts by endpoint format name.
+	 * @return {@code prometheus}, {@code prometheusrule} and {@code dashboard}
+	 */
+	Map<String, Supplier<String>> byFormat() {
+		return Map.of("prometheus", this::rulesFile, "prometheusrule", this::prometheusRule, "dashboard",
+				() -> dashboard().toJson());
+	}
+
+}

@@ -1,0 +1,174 @@
+package dev.controllerobservability.autoconfigure;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+import dev.controllerobservability.metrics.MetricNames;
+import dev.controllerobservability.operations.ControllerOperations;
+import dev.controllerobservability.operations.OperationDescriptor;
+import dev.controllerobservability.rules.AlertRule;
+import dev.controllerobservability.rules.InvalidRuleException;
+import dev.controllerobservability.rules.OperationRuleSettings;
+import dev.controllerobservability.rules.OperationRules;
+import dev.controllerobservability.rules.PromQl;
+import dev.controllerobservability.rules.RecordingRule;
+import dev.controllerobservability.rules.RuleSet;
+import dev.controllerobservability.rules.RuleTemplates;
+import dev.controllerobservability.rules.RuleValidator;
+
+/**
+ * Builds the {@link RuleSet} from {@code controller.observability.alerts},
+ * {@code recording-rules} and {@code rules.operations}: placeholders resolved, every rule
+ * checked, every mistake an {@link InvalidObservabilityPropertyException} naming the
+ * property.
+ */
+final class RuleSetFactory {
+
+	private static final String PREFIX = ControllerObservabilityProperties.PREFIX + ".";
+
+	private RuleSetFactory() {
+	}
+
+	static RuleSet create(ControllerObservabilityProperties properties, ControllerObservabilitySettings settings,
+			ControllerOperations operations) {
+		String window = properties.getRules().getWindow();
+		if (!PromQl.isDuration(window)) {
+			throw new InvalidObservabilityPropertyException(PREFIX + "rules.window", window,
+					"the rate window is a Prometheus duration", "Write it like 5m");
+		}
+		RuleTemplates templates = new RuleTemplates(settings.namespace(), operations::describe);
+		List<RecordingRule> recordingRules = new ArrayList<>();
+		List<AlertRule> alerts = new ArrayList<>();
+		properties.getRules().getOperations().forEach((operation, rules) -> {
+			String property = "rules.operations." + operation;
+			OperationDescriptor descriptor = describe(operations, property, operation);
+			OperationRules.add(settings.namespace(), descriptor, operationSettings(property, window, rules),
+					recordingRules, alerts);
+		});
+		properties.getRecordingRules().forEach((name, recording) -> {
+			String property = "recording-rules[" + name + "]";
+			RecordingRule rule = new RecordingRule(name, templates.resolve(name, "expr", recording.getExpr()),
+					recording.getLabels());
+			check(property, () -> RuleValidator.validate(rule));
+			recordingRules.add(rule);
+		});
+		properties.getAlerts().forEach((name, alert) -> {
+			String property = "alerts." + name;
+			check(property, () -> {
+				AlertRule rule = new AlertRule(name, templates.resolve(name, "expr", alert.getExpr()), alert.getFor(),
+						alert.getSeverity(), templates.resolve(name, "summary", alert.getSummary()),
+						templates.resolve(name, "description", alert.getDescription()), alert.getRunbookUrl(),
+						alert.getLabels(), alert.getAnnotations());
+				RuleValidator.validate(rule);
+				alerts.add(rule);
+			});
+		});
+		recordingRules.forEach((rule) -> check("rules", () -> RuleValidator.validate(rule)));
+		alerts.forEach((rule) -> check("rules", () -> RuleValidator.validate(rule)));
+		String group = (properties.getRules().getGroup() != null) ? properties.getRules().getGroup()
+				: settings.namespace() + ".rules";
+		return new RuleSet(group, recordingRules, alerts);
+	}
+
+	private static OperationDescriptor describe(ControllerOperations operations, String property, String operation) {
+		try {
+			return operations.describe(operation);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new InvalidObservabilityPropertyException(PREFIX + property, operation, ex.getMessage(),
+					"Key the rules by an operation name such as launch or apply-packing");
+		}
+	}
+
+	private static OperationRuleSettings operationSettings(String property,
+			String window, ControllerObservabilityProperties.OperationRules rules) {
+		OperationRuleSettings.ErrorRatio errorRatio = null;
+		OperationRuleSettings.Latency latency = null;
+		OperationRuleSettings.Stuck stuck = null;
+		var error = rules.getErrorRatio();
+		if (error.isEnabled()) {
+			if (!(error.getThreshold() > 0 && error.getThreshold() <= 1)) {
+				throw new InvalidObservabilityPropertyException(PREFIX + property + ".error-ratio.threshold",
+						error.getThreshold(), "the error ratio threshold is a share of calls",
+						"Set a number above 0 and at most 1, such as 0.05");
+			}
+			alertFields(property + ".error-ratio", error.getFor(), error.getSeverity());
+			errorRatio = new OperationRuleSettings.ErrorRatio(error.getThreshold(), error.getFor(), error.getSeverity());
+		}
+		var slow = rules.getLatency();
+		if (slow.isEnabled()) {
+			if (!(slow.getQuantile() > 0 && slow.getQuantile() < 1)) {
+				throw new InvalidObservabilityPropertyException(PREFIX + property + ".latency.quantile",
+						slow.getQuantile(), "a quantile lies between 0 and 1", "Set it like 0.99");
+			}
+			if (slow.getThreshold() == null || slow.getThreshold().isNegative() || slow.getThreshold().isZero()) {
+				throw new InvalidObservabilityPropertyException(PREFIX + property + ".latency.threshold",
+						slow.getThreshold(), "the latency threshold must be positive", "Set it like 10s");
+			}
+			alertFields(property + ".latency", slow.getFor(), slow.getSeverity());
+			latency = new OperationRuleSettings.Latency(slow.getQuantile(), slow.getThreshold().toMillis() / 1000.0,
+					slow.getFor(), slow.getSeverity());
+		}
+		var inFlight = rules.getStuck();
+		if (inFlight.isEnabled()) {
+			alertFields(property + ".stuck", inFlight.getFor(), inFlight.getSeverity());
+			stuck = new OperationRuleSettings.Stuck(inFlight.getFor(), inFlight.getSeverity());
+		}
+		return new OperationRuleSettings(window, errorRatio, latency, stuck);
+	}
+
+	private static void alertFields(String property, String forDuration, String severity) {
+		if (!PromQl.isDuration(forDuration)) {
+			throw new InvalidObservabilityPropertyException(PREFIX + property + ".for", forDuration,
+					"'for' is a Prometheus duration", "Write it like 10m");
+		}
+		if (!RuleValidator.SEVERITIES.contains(severity)) {
+			throw new InvalidObservabilityPropertyException(PREFIX + property + ".severity", severity,
+					"the severity is not one of " + RuleValidator.SEVERITIES.stream().sorted().toList(),
+					"Set severity to critical, warning or info");
+		}
+	}
+
+	private static void check(String property, Runnable validation) {
+		try {
+			validation.run();
+		}
+		catch (InvalidRuleException ex) {
+			String path = property.equals("rules") ? PREFIX + "rules.operations" : PREFIX + property;
+			throw new InvalidObservabilityPropertyException(
+					path + ((ex.getField() != null) ? "." + ex.getField() : ""), ex.getValue(), ex.getReason(),
+					ex.getAction());
+		}
+	}
+
+	/**
+	 * The operations known before their first call: declared under
+	 * {@code operations.definitions} or given built-in rules.
+	 */
+	static List<String> operationNames(ControllerObservabilityProperties properties,
+			ControllerObservabilitySettings settings) {
+		Set<String> names = new LinkedHashSet<>(settings.definitions().keySet());
+		properties.getRules().getOperations().keySet().forEach((name) -> names.add(MetricNames.toSnakeCase(name)));
+		return List.copyOf(names);
+	}
+
+	/**
+	 * Names every rule may read without a series existing yet: the families of
+	 * {@link #operationNames} operations, with their sample names.
+	 */
+	static List<String> operationFamilies(ControllerObservabilityProperties properties,
+			ControllerObservabilitySettings settings, ControllerOperations operations) {
+		List<String> names = new ArrayList<>();
+		for (String operation : operationNames(properties, settings)) {
+			OperationDescriptor descriptor = operations.describe(operation);
+			for (String suffix : new String[] { "", "_bucket", "_count", "_sum", "_max" }) {
+				names.add(descriptor.familyName() + suffix);
+			}
+			names.add(descriptor.inFlightFamilyName());
+		}
+		return names;
+	}
+
+}
