@@ -2,6 +2,7 @@ package dev.controllerobservability.autoconfigure;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -261,7 +262,8 @@ public record ControllerObservabilitySettings(String namespace, Tags commonTags,
 			}
 			definitions.put(name, definition(property, entry.getValue()));
 		}
-		return Map.copyOf(definitions);
+		// Configuration order is kept: dashboards and rules list operations in it.
+		return Collections.unmodifiableMap(definitions);
 	}
 
 	private static OperationDefinition definition(String property, Definition definition) {

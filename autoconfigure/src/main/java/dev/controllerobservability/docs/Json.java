@@ -2,7 +2,10 @@ package dev.controllerobservability.docs;
 
 import java.util.Collection;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * Writes maps, collections, strings, numbers, booleans and {@code null} as JSON, for the
@@ -35,7 +38,10 @@ public final class Json {
 				return;
 			}
 			json.append("{\n");
-			Iterator<? extends Map.Entry<?, ?>> entries = map.entrySet().iterator();
+			// Unordered maps (Map.of) are written sorted, so output is the same on every run.
+			Map<?, ?> ordered = (map instanceof LinkedHashMap || map instanceof SortedMap) ? map
+					: new TreeMap<>(map);
+			Iterator<? extends Map.Entry<?, ?>> entries = ordered.entrySet().iterator();
 			while (entries.hasNext()) {
 				Map.Entry<?, ?> entry = entries.next();
 				json.append(indent).append("  ").append(quote(String.valueOf(entry.getKey()))).append(": ");

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -46,6 +47,41 @@ public final class Promtool {
 		finally {
 			Files.deleteIfExists(input);
 		}
+	}
+
+	/**
+	 * Runs {@code promtool check rules} on a rules file.
+	 * @param rulesFile the file
+	 * @return promtool's output; throws when promtool rejects the file
+	 */
+	public static String checkRules(Path rulesFile) throws IOException, InterruptedException {
+		return run("check", "rules", rulesFile.toString());
+	}
+
+	/**
+	 * Runs {@code promtool test rules} on a rule unit-test file.
+	 * @param testFile the test file, whose rule_files are relative to it
+	 * @return promtool's output; throws when a test fails
+	 */
+	public static String testRules(Path testFile) throws IOException, InterruptedException {
+		return run("test", "rules", testFile.toString());
+	}
+
+	private static String run(String... arguments) throws IOException, InterruptedException {
+		List<String> command = new ArrayList<>();
+		command.add(executable());
+		command.addAll(List.of(arguments));
+		Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+		String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+		if (!process.waitFor(120, TimeUnit.SECONDS)) {
+			process.destroyForcibly();
+			throw new IllegalStateException("promtool " + String.join(" ", arguments) + " did not finish in 120 s");
+		}
+		if (process.exitValue() != 0) {
+			throw new AssertionError("promtool " + String.join(" ", arguments) + " failed (" + process.exitValue()
+					+ "):\n" + output);
+		}
+		return output;
 	}
 
 	private static String executable() {

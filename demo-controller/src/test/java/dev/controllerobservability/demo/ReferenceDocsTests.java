@@ -18,6 +18,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.micrometer.metrics.test.autoconfigure.AutoConfigureMetrics;
 import org.springframework.boot.test.context.SpringBootTest;
 
+import dev.controllerobservability.autoconfigure.ControllerArtefacts;
 import dev.controllerobservability.autoconfigure.LiveMetrics;
 import dev.controllerobservability.catalog.ControllerMetrics;
 import dev.controllerobservability.docs.MetricsReference;
@@ -57,6 +58,9 @@ class ReferenceDocsTests {
 	@Autowired
 	private MetricsLinter linter;
 
+	@Autowired
+	private ControllerArtefacts artefacts;
+
 	private String scrape;
 
 	private List<ExposedFamily> declared;
@@ -82,6 +86,9 @@ class ReferenceDocsTests {
 			Files.writeString(REFERENCE.resolve("metrics.md"), this.reference.toMarkdown(TITLE));
 			Files.writeString(REFERENCE.resolve("stable-metrics.yaml"), StableMetricsGoldenFile
 				.render(this.reference.entries(), "Stable and beta metrics of the demo controller; refresh with: " + REFRESH));
+			Files.writeString(REFERENCE.resolve("rules.yaml"), this.artefacts.rulesFile());
+			Files.writeString(REFERENCE.resolve("prometheusrule.yaml"), this.artefacts.prometheusRule());
+			Files.writeString(REFERENCE.resolve("dashboard.json"), this.artefacts.dashboard().toJson());
 		}
 	}
 
@@ -104,6 +111,18 @@ class ReferenceDocsTests {
 		assertThat(controllerPart(committed))
 			.as("docs/reference/metrics.md is stale; refresh it with: " + REFRESH)
 			.isEqualTo(controllerPart(this.reference.toMarkdown(TITLE)));
+	}
+
+	@Test
+	void keepsTheCommittedRulesAndDashboardCurrent() throws Exception {
+		assertThat(Files.readString(REFERENCE.resolve("rules.yaml"))).as("rules.yaml is stale; refresh with: " + REFRESH)
+			.isEqualTo(this.artefacts.rulesFile());
+		assertThat(Files.readString(REFERENCE.resolve("prometheusrule.yaml")))
+			.as("prometheusrule.yaml is stale; refresh with: " + REFRESH)
+			.isEqualTo(this.artefacts.prometheusRule());
+		assertThat(Files.readString(REFERENCE.resolve("dashboard.json")))
+			.as("dashboard.json is stale; refresh with: " + REFRESH)
+			.isEqualTo(this.artefacts.dashboard().toJson());
 	}
 
 	@Test

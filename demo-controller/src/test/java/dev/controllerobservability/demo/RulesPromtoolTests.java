@@ -1,0 +1,121 @@
+package dev.controllerobservability.demo;
+
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.yaml.snakeyaml.Yaml;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.micrometer.metrics.test.autoconfigure.AutoConfigureMetrics;
+import org.springframework.boot.test.context.SpringBootTest;
+
+import dev.controllerobservability.autoconfigure.ControllerArtefacts;
+import dev.controllerobservability.autoconfigure.LiveMetrics;
+import dev.controllerobservability.exposition.ExposedFamily;
+import dev.controllerobservability.rules.PromQl;
+import dev.controllerobservability.testing.Promtool;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The demo's generated rules and dashboard, checked by the real promtool: both rule
+ * renderings pass {@code check rules}, each alert fires and resolves in
+ * {@code test rules}, and every dashboard query parses and reads only metrics the demo
+ * exposes.
+ */
+@SpringBootTest(properties = { "demo.round-interval=50ms", "demo.min-launch-latency=1ms",
+		"demo.max-launch-latency=5ms" })
+@AutoConfigureMetrics
+class RulesPromtoolTests {
+
+	@Autowired
+	private ControllerArtefacts artefacts;
+
+	@Autowired
+	private LiveMetrics liveMetrics;
+
+	@TempDir
+	private Path directory;
+
+	@Test
+	void rulesFilePassesPromtool() throws Exception {
+		Path rules = Files.writeString(this.directory.resolve("rules.yaml"), this.artefacts.rulesFile());
+		assertThat(Promtool.checkRules(rules)).contains("SUCCESS: 8 rules found");
+	}
+
+	@Test
+	@SuppressWarnings("unchecked")
+	void prometheusRulePassesPromtool() throws Exception {
+		Map<String, Object> manifest = new Yaml().load(this.artefacts.prometheusRule());
+		assertThat(manifest).containsEntry("apiVersion", "monitoring.coreos.com/v1").containsEntry("kind", "PrometheusRule");
+		assertThat((Map<String, Object>) manifest.get("metadata")).containsEntry("name", "demo-controller-rules")
+			.containsEntry("labels", Map.of("release", "prometheus"));
+		Path rules = Files.writeString(this.directory.resolve("spec.yaml"), new Yaml().dump(manifest.get("spec")));
+		assertThat(Promtool.checkRules(rules)).contains("SUCCESS: 8 rules found");
+	}
+
+	@Test
+	void everyAlertFiresAndResolvesInPromtoolTests() throws Exception {
+		Files.writeString(this.directory.resolve("rules.yaml"), this.artefacts.rulesFile());
+		Path test = this.directory.resolve("demo-rules-test.yaml");
+		try (InputStream input = getClass().getResourceAsStream("/rules/demo-rules-test.yaml")) {
+			Files.copy(input, test);
+		}
+		assertThat(Promtool.testRules(test)).contains("SUCCESS");
+		String tests = Files.readString(test);
+		for (var alert : this.artefacts.rules().alerts()) {
+			assertThat(tests).as("promtool test of %s", alert.name()).contains("alertname: " + alert.name());
+		}
+	}
+
+	@Test
+	void dashboardQueriesParseAndReadOnlyExposedMetrics() throws Exception {
+		List<String> expressions = this.artefacts.dashboard().expressions();
+		assertThat(expressions).hasSizeGreaterThan(15);
+		List<Map<String, Object>> rules = new ArrayList<>();
+		for (int i = 0; i < expressions.size(); i++) {
+			Map<String, Object> rule = new LinkedHashMap<>();
+			rule.put("record", "dashboard:query_" + i + ":expr");
+			rule.put("expr", expressions.get(i));
+			rules.add(rule);
+		}
+		Path file = Files.writeString(this.directory.resolve("dashboard-queries.yaml"),
+				new Yaml().dump(Map.of("groups", List.of(Map.of("name", "dashboard", "rules", rules)))));
+		assertThat(Promtool.checkRules(file)).contains("SUCCESS: " + expressions.size() + " rules found");
+		Set<String> exposed = waitForExposedNames();
+		Set<String> read = new TreeSet<>();
+		expressions.forEach((expr) -> read.addAll(PromQl.metricNames(expr)));
+		assertThat(exposed).containsAll(read);
+	}
+
+	private Set<String> waitForExposedNames() throws InterruptedException {
+		Set<String> names = new TreeSet<>();
+		Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
+		while (Instant.now().isBefore(deadline)
+				&& !names.contains("karpenter_cloudprovider_launch_duration_seconds_bucket")) {
+			Thread.sleep(200);
+			names.clear();
+			for (ExposedFamily family : this.liveMetrics.exposition().families()) {
+				names.add(family.name());
+				for (String suffix : new String[] { "_bucket", "_count", "_sum" }) {
+					if (family.type().equals("histogram") || family.type().equals("summary")) {
+						names.add(family.name() + suffix);
+					}
+				}
+			}
+		}
+		return names;
+	}
+
+}
