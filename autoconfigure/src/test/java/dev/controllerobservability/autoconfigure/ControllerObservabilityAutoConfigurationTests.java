@@ -31,6 +31,7 @@ import dev.controllerobservability.metrics.RecordingFailures;
 import dev.controllerobservability.operations.ControllerOperations;
 import dev.controllerobservability.operations.ObservedOperationAspect;
 import dev.controllerobservability.operations.OperationMeterObservationHandler;
+import dev.controllerobservability.rules.RuleSet;
 import dev.controllerobservability.stability.StabilityPolicy;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -184,6 +185,60 @@ class ControllerObservabilityAutoConfigurationTests {
 					.counter()
 					.count()).isEqualTo(6);
 			});
+	}
+
+	@Test
+	void failsOnAnAlertNameThatIsNotPascalCase() {
+		assertFailure(new String[] { "controller.observability.alerts.launch-errors.expr=up == 0",
+				"controller.observability.alerts.launch-errors.severity=warning",
+				"controller.observability.alerts.launch-errors.summary=Launches fail" },
+				"Property: controller.observability.alerts.launch-errors", "alert names are PascalCase",
+				"'LaunchErrors'");
+	}
+
+	@Test
+	void failsOnAnAlertWithoutSeverity() {
+		assertFailure(new String[] { "controller.observability.alerts.LaunchErrors.expr=up == 0",
+				"controller.observability.alerts.LaunchErrors.summary=Launches fail" },
+				"Property: controller.observability.alerts.LaunchErrors.severity", "every alert needs a severity",
+				"Set severity to critical, warning or info");
+	}
+
+	@Test
+	void failsOnBadPromQl() {
+		assertFailure(new String[] { "controller.observability.alerts.LaunchErrors.expr=sum(rate(up[5m]) > 1",
+				"controller.observability.alerts.LaunchErrors.severity=warning",
+				"controller.observability.alerts.LaunchErrors.summary=Launches fail" },
+				"Property: controller.observability.alerts.LaunchErrors.expr", "the PromQL is not valid: '(' is not closed");
+	}
+
+	@Test
+	void failsOnARecordingRuleWhoseColonsSpringDropped() {
+		// What a YAML key "job:karpenter_x_total:rate5m" without brackets becomes after binding.
+		assertFailure("controller.observability.recording-rules.jobkarpenter_x_totalrate5m.expr=rate(karpenter_x_total[5m])",
+				"Property: controller.observability.recording-rules[jobkarpenter_x_totalrate5m]",
+				"needs brackets in Spring Boot configuration");
+	}
+
+	@Test
+	void failsOnAnInvalidBuiltInRuleThreshold() {
+		assertFailure(new String[] { "controller.observability.rules.operations.launch.error-ratio.enabled=true",
+				"controller.observability.rules.operations.launch.error-ratio.threshold=5" },
+				"Property: controller.observability.rules.operations.launch.error-ratio.threshold", "Value: \"5.0\"",
+				"above 0 and at most 1");
+	}
+
+	@Test
+	void resolvesRulePlaceholders() {
+		this.contextRunner
+			.withPropertyValues("controller.observability.namespace=karpenter",
+					"controller.observability.operations.definitions.launch.subsystem=cloudprovider",
+					"controller.observability.alerts.LaunchStuck.expr=${operation.launch.in_flight} > 0 and ${namespace}_x == 0",
+					"controller.observability.alerts.LaunchStuck.severity=info",
+					"controller.observability.alerts.LaunchStuck.summary=Stuck")
+			.run((context) -> assertThat(context.getBean(RuleSet.class).alerts()).singleElement()
+				.satisfies((alert) -> assertThat(alert.expr())
+					.isEqualTo("karpenter_cloudprovider_launch_in_flight > 0 and karpenter_x == 0")));
 	}
 
 	@Test

@@ -52,6 +52,20 @@ class FailureAnalysisIntegrationTests {
 	}
 
 	@Test
+	void stopsOnAnAlertReadingAMetricThatDoesNotExist(CapturedOutput output) {
+		assertThatException().isThrownBy(() -> start("--controller.observability.namespace=karpenter",
+				"--controller.observability.operations.definitions.launch.subsystem=cloudprovider",
+				"--controller.observability.alerts.LaunchErrors.expr=rate(karpenter_cloudprovider_lunch_duration_seconds_count[5m]) > 1",
+				"--controller.observability.alerts.LaunchErrors.severity=warning",
+				"--controller.observability.alerts.LaunchErrors.summary=Launches fail"));
+		assertThat(output).contains("APPLICATION FAILED TO START",
+				"Property: controller.observability.alerts.LaunchErrors.expr",
+				"the expression reads karpenter_cloudprovider_lunch_duration_seconds_count, which the application "
+						+ "neither exposes nor declares",
+				"Did you mean karpenter_cloudprovider_launch_duration_seconds_count?");
+	}
+
+	@Test
 	void onlyWarnsOnLintFindingsByDefault(CapturedOutput output) {
 		start(BadMetrics.class, "--controller.observability.namespace=karpenter");
 		assertThat(output).contains("Metric lint: karpenter_wait_ms metric names should not contain abbreviated units")
