@@ -21,7 +21,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Markdown and the lint findings.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = "management.endpoints.web.exposure.include=health,prometheus,controllermetrics,controllermetricslint")
+		properties = {
+				"management.endpoints.web.exposure.include=health,prometheus,controllermetrics,controllermetricslint,controllerrules",
+				"controller.observability.alerts.KarpenterRoundsFailing.expr=rate(${namespace}_rounds_total{result=\"error\"}[5m]) > 0",
+				"controller.observability.alerts.KarpenterRoundsFailing.severity=warning",
+				"controller.observability.alerts.KarpenterRoundsFailing.summary=Rounds fail" })
 @ActiveProfiles("catalog")
 @AutoConfigureMetrics
 class EndpointsIntegrationTests {
@@ -60,6 +64,19 @@ class EndpointsIntegrationTests {
 		assertThat(response.body()).startsWith("{\"controller\":[],\"framework\":[")
 			.contains("{\"metric\":\"jvm_compilation_time_ms_total\",\"text\":\"metric names should not contain "
 					+ "abbreviated units\",\"controllerMetric\":false}");
+	}
+
+	@Test
+	void servesTheRulesAndTheirRenderings() throws Exception {
+		assertThat(get("/actuator/controllerrules").body()).startsWith("{\"group\":\"karpenter.rules\"")
+			.contains("\"alerts\":[{\"name\":\"KarpenterRoundsFailing\",\"expr\":\"rate(karpenter_rounds_total{result=\\\"error\\\"}[5m]) > 0\"");
+		assertThat(get("/actuator/controllerrules/prometheus").body()).startsWith("groups:\n  - name: karpenter.rules\n")
+			.contains("- alert: KarpenterRoundsFailing");
+		assertThat(get("/actuator/controllerrules/prometheusrule").body())
+			.startsWith("apiVersion: monitoring.coreos.com/v1\nkind: PrometheusRule\n");
+		assertThat(get("/actuator/controllerrules/dashboard").body()).contains("\"uid\": \"karpenter-controller\"",
+				"karpenter_rounds_total");
+		assertThat(get("/actuator/controllerrules/grafana").statusCode()).isEqualTo(404);
 	}
 
 	private HttpResponse<String> get(String path) throws Exception {
