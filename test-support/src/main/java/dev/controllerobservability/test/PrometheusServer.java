@@ -1,0 +1,424 @@
+package dev.controllerobservability.test;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Assumptions;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * A real Prometheus server for integration tests: it scrapes the application under test
+ * on its port with a short interval, keeps its TSDB in a temporary directory, answers
+ * PromQL through its HTTP API, and is stopped and deleted by {@link #close()}. It runs
+ * the {@code prometheus} binary on the PATH (the OS's prometheus package), or, where a
+ * Docker engine answers, the official image through Testcontainers. With neither, the
+ * calling test is skipped with a message saying how to enable it, except when the
+ * environment variable {@code CI} is {@code true}: there a missing Prometheus fails.
+ * <pre>{@code
+ * try (PrometheusServer prometheus = PrometheusServer.scraping(port).start()) {
+ *     prometheus.awaitTargetsUp(Duration.ofSeconds(30));
+ *     double calls = prometheus.queryScalar("sum(karpenter_bind_duration_seconds_count)");
+ * }
+ * }</pre>
+ */
+public final class PrometheusServer implements AutoCloseable {
+
+	private static final ObjectMapper JSON = JsonMapper.builder().build();
+
+	private final Builder builder;
+
+	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+	private PrometheusRuntime runtime;
+
+	private Path directory;
+
+	private String url;
+
+	private PrometheusServer(Builder builder) {
+		this.builder = builder;
+	}
+
+	/**
+	 * Starts configuring a server that scrapes {@code /actuator/prometheus} on a port of
+	 * this machine, as job {@code controller}.
+	 * @param port the application's (or management) port
+	 * @return a builder
+	 */
+	public static Builder scraping(int port) {
+		return new Builder().job("controller", port, "/actuator/prometheus");
+	}
+
+	/**
+	 * Base URL of the server's HTTP API.
+	 * @return such as {@code http://127.0.0.1:41234}
+	 */
+	public String url() {
+		return this.url;
+	}
+
+	/**
+	 * Waits until every target of every job is up.
+	 * @param timeout how long to wait
+	 * @return this server
+	 * @throws AssertionError with the targets' last errors when time runs out
+	 */
+	public PrometheusServer awaitTargetsUp(Duration timeout) {
+		Instant deadline = Instant.now().plus(timeout);
+		JsonNode targets = null;
+		while (Instant.now().isBefore(deadline)) {
+			targets = get("/api/v1/targets?state=active").get("data").get("activeTargets");
+			boolean allUp = targets.size() == this.builder.jobs.size();
+			for (JsonNode target : targets) {
+				allUp &= "up".equals(target.get("health").asString());
+			}
+			if (allUp) {
+				return this;
+			}
+			sleep(200);
+		}
+		throw new AssertionError("Prometheus targets were not all up within " + timeout + ": " + targets
+				+ "\nPrometheus output:\n" + this.runtime.output());
+	}
+
+	/**
+	 * Runs an instant query.
+	 * @param promql the query
+	 * @return the instant vector (a scalar comes back as one sample without labels)
+	 */
+	public List<PrometheusSample> query(String promql) {
+		JsonNode data = get("/api/v1/query?query=" + encode(promql)).get("data");
+		List<PrometheusSample> samples = new ArrayList<>();
+		if ("scalar".equals(data.get("resultType").asString())) {
+			samples.add(new PrometheusSample(Map.of(), value(data.get("result"))));
+			return samples;
+		}
+		for (JsonNode result : data.get("result")) {
+			samples.add(new PrometheusSample(labels(result.get("metric")), value(result.get("value"))));
+		}
+		return samples;
+	}
+
+	/**
+	 * Runs an instant query that yields one value.
+	 * @param promql the query
+	 * @return its value
+	 * @throws AssertionError when the result is not exactly one sample
+	 */
+	public double queryScalar(String promql) {
+		List<PrometheusSample> samples = query(promql);
+		if (samples.size() != 1) {
+			throw new AssertionError("Expected one sample from " + promql + " but got " + samples);
+		}
+		return samples.get(0).value();
+	}
+
+	/**
+	 * Runs a range query.
+	 * @param promql the query
+	 * @param start range start
+	 * @param end range end
+	 * @param step resolution
+	 * @return each series' labels and its values in time order
+	 */
+	public Map<Map<String, String>, List<Double>> queryRange(String promql, Instant start, Instant end,
+			Duration step) {
+		JsonNode data = get("/api/v1/query_range?query=" + encode(promql) + "&start=" + start.getEpochSecond()
+				+ "&end=" + end.getEpochSecond() + "&step=" + step.toSeconds()).get("data");
+		Map<Map<String, String>, List<Double>> series = new LinkedHashMap<>();
+		for (JsonNode result : data.get("result")) {
+			List<Double> values = new ArrayList<>();
+			result.get("values").forEach((point) -> values.add(value(point)));
+			series.put(labels(result.get("metric")), values);
+		}
+		return series;
+	}
+
+	/**
+	 * Waits until a query satisfies a condition, such as the expected count having been
+	 * scraped.
+	 * @param promql the query
+	 * @param condition the condition on its samples
+	 * @param timeout how long to wait
+	 * @return the satisfying samples
+	 * @throws AssertionError with the last result when time runs out
+	 */
+	public List<PrometheusSample> awaitQuery(String promql, Predicate<List<PrometheusSample>> condition,
+			Duration timeout) {
+		Instant deadline = Instant.now().plus(timeout);
+		List<PrometheusSample> samples = List.of();
+		while (Instant.now().isBefore(deadline)) {
+			samples = query(promql);
+			if (condition.test(samples)) {
+				return samples;
+			}
+			sleep(250);
+		}
+		throw new AssertionError("Query " + promql + " did not reach the expected result within " + timeout
+				+ "; last result: " + samples);
+	}
+
+	/**
+	 * The alerts the server's rules currently have pending or firing.
+	 * @return each alert's labels and state ({@code pending} or {@code firing}) under
+	 * the label {@code __state__}
+	 */
+	public List<Map<String, String>> alerts() {
+		List<Map<String, String>> alerts = new ArrayList<>();
+		for (JsonNode alert : get("/api/v1/alerts").get("data").get("alerts")) {
+			Map<String, String> labels = labels(alert.get("labels"));
+			labels.put("__state__", alert.get("state").asString());
+			alerts.add(labels);
+		}
+		return alerts;
+	}
+
+	/**
+	 * The rule groups the server loaded, with each rule's last evaluation health.
+	 * @return rule name to health ({@code ok}, {@code err} or {@code unknown})
+	 */
+	public Map<String, String> ruleHealth() {
+		Map<String, String> health = new LinkedHashMap<>();
+		for (JsonNode group : get("/api/v1/rules").get("data").get("groups")) {
+			for (JsonNode rule : group.get("rules")) {
+				health.put(rule.get("name").asString(), rule.get("health").asString());
+			}
+		}
+		return health;
+	}
+
+	/**
+	 * The server's own metrics, in the Prometheus text format.
+	 * @return its {@code /metrics}
+	 */
+	public String selfMetrics() {
+		return send("/metrics");
+	}
+
+	@Override
+	public void close() {
+		if (this.runtime != null) {
+			this.runtime.close();
+		}
+		if (this.directory != null) {
+			try (Stream<Path> files = Files.walk(this.directory)) {
+				files.sorted(Comparator.reverseOrder()).forEach((file) -> file.toFile().delete());
+			}
+			catch (IOException ex) {
+				// A leftover temporary directory harms nobody.
+			}
+		}
+	}
+
+	private PrometheusServer start() {
+		this.runtime = runtime();
+		try {
+			this.directory = Files.createTempDirectory("prometheus-test");
+			Path data = Files.createDirectories(this.directory.resolve("data"));
+			List<String> ruleFiles = new ArrayList<>();
+			for (int i = 0; i < this.builder.ruleFiles.size(); i++) {
+				String name = "rules-" + i + ".yaml";
+				Files.writeString(this.directory.resolve(name), this.builder.ruleFiles.get(i));
+				ruleFiles.add(name);
+			}
+			Path config = Files.writeString(this.directory.resolve("prometheus.yml"), config(ruleFiles));
+			this.url = this.runtime.start(config, data);
+		}
+		catch (IOException ex) {
+			close();
+			throw new UncheckedIOException("Could not start Prometheus", ex);
+		}
+		Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
+		while (Instant.now().isBefore(deadline)) {
+			try {
+				HttpResponse<Void> ready = this.http.send(HttpRequest.newBuilder(URI.create(this.url + "/-/ready"))
+					.build(), HttpResponse.BodyHandlers.discarding());
+				if (ready.statusCode() == 200) {
+					return this;
+				}
+			}
+			catch (IOException ex) {
+				// Not listening yet.
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				break;
+			}
+			sleep(100);
+		}
+		String output = this.runtime.output();
+		close();
+		throw new AssertionError("Prometheus did not become ready within 60 s:\n" + output);
+	}
+
+	private String config(List<String> ruleFiles) {
+		long interval = this.builder.scrapeInterval.toMillis();
+		StringBuilder yaml = new StringBuilder();
+		yaml.append("global:\n  scrape_interval: ").append(interval).append("ms\n");
+		yaml.append("  scrape_timeout: ").append(interval).append("ms\n");
+		yaml.append("  evaluation_interval: ").append(interval).append("ms\n");
+		if (!ruleFiles.isEmpty()) {
+			yaml.append("rule_files:\n");
+			ruleFiles.forEach((file) -> yaml.append("  - ").append(file).append('\n'));
+		}
+		yaml.append("scrape_configs:\n");
+		for (Job job : this.builder.jobs) {
+			yaml.append("  - job_name: ").append(job.name()).append('\n');
+			yaml.append("    metrics_path: ").append(job.path()).append('\n');
+			yaml.append("    static_configs:\n      - targets: ['").append(this.runtime.target(job.port())).append("']\n");
+		}
+		return yaml.toString();
+	}
+
+	private static PrometheusRuntime runtime() {
+		return runtime(System.getenv().getOrDefault("PATH", ""), System.getenv("CI"), ContainerPrometheus::available);
+	}
+
+	static PrometheusRuntime runtime(String path, String ci, BooleanSupplier dockerAvailable) {
+		PrometheusRuntime local = LocalPrometheus.find(path);
+		if (local != null) {
+			return local;
+		}
+		if (dockerAvailable.getAsBoolean()) {
+			return new ContainerPrometheus();
+		}
+		String how = "Install the prometheus binary (Debian/Ubuntu: apt-get install prometheus) or start a Docker engine.";
+		if ("true".equalsIgnoreCase(ci)) {
+			throw new IllegalStateException("No Prometheus server for the integration tests: no prometheus binary on the "
+					+ "PATH and no Docker engine. In CI that is a broken machine; .ci/run installs the OS package. " + how);
+		}
+		Assumptions.abort("No Prometheus server available, so this test is skipped. " + how);
+		return null;
+	}
+
+	private JsonNode get(String path) {
+		JsonNode body = JSON.readTree(send(path));
+		if (!"success".equals(body.get("status").asString())) {
+			throw new AssertionError("Prometheus answered " + body + " to " + path);
+		}
+		return body;
+	}
+
+	private String send(String path) {
+		try {
+			HttpResponse<String> response = this.http.send(HttpRequest.newBuilder(URI.create(this.url + path))
+				.timeout(Duration.ofSeconds(30))
+				.build(), HttpResponse.BodyHandlers.ofString());
+			return response.body();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Prometheus did not answer " + path, ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("Interrupted while querying Prometheus", ex);
+		}
+	}
+
+	private static Map<String, String> labels(JsonNode metric) {
+		Map<String, String> labels = new LinkedHashMap<>();
+		metric.properties().forEach((entry) -> labels.put(entry.getKey(), entry.getValue().asString()));
+		return labels;
+	}
+
+	private static double value(JsonNode point) {
+		String text = point.get(1).asString();
+		return switch (text) {
+			case "NaN" -> Double.NaN;
+			case "+Inf" -> Double.POSITIVE_INFINITY;
+			case "-Inf" -> Double.NEGATIVE_INFINITY;
+			default -> Double.parseDouble(text);
+		};
+	}
+
+	private static String encode(String text) {
+		return URLEncoder.encode(text, StandardCharsets.UTF_8);
+	}
+
+	private static void sleep(long millis) {
+		try {
+			Thread.sleep(millis);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	private record Job(String name, int port, String path) {
+	}
+
+	/** Configures a {@link PrometheusServer}. */
+	public static final class Builder {
+
+		private final List<Job> jobs = new ArrayList<>();
+
+		private final List<String> ruleFiles = new ArrayList<>();
+
+		private Duration scrapeInterval = Duration.ofSeconds(1);
+
+		private Builder() {
+		}
+
+		/**
+		 * Adds a scrape job.
+		 * @param name the job name
+		 * @param port the port of this machine to scrape
+		 * @param path the metrics path
+		 * @return this builder
+		 */
+		public Builder job(String name, int port, String path) {
+			this.jobs.add(new Job(name, port, path));
+			return this;
+		}
+
+		/**
+		 * Loads a rules file (its YAML text) into the server.
+		 * @param rules the rules file
+		 * @return this builder
+		 */
+		public Builder rules(String rules) {
+			this.ruleFiles.add(rules);
+			return this;
+		}
+
+		/**
+		 * Sets the scrape and rule evaluation interval.
+		 * @param interval the interval; default one second
+		 * @return this builder
+		 */
+		public Builder scrapeInterval(Duration interval) {
+			this.scrapeInterval = interval;
+			return this;
+		}
+
+		/**
+		 * Starts the server and waits until it is ready.
+		 * @return the running server
+		 */
+		public PrometheusServer start() {
+			return new PrometheusServer(this).start();
+		}
+
+	}
+
+}
