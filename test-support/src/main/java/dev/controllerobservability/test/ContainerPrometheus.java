@@ -20,10 +20,9 @@ final class ContainerPrometheus implements PrometheusRuntime {
 
 	static boolean available() {
 		try {
-			Class.forName("org.testcontainers.DockerClientFactory");
 			return DockerClientFactory.instance().isDockerAvailable();
 		}
-		catch (ClassNotFoundException | LinkageError | RuntimeException ex) {
+		catch (LinkageError | RuntimeException ex) {
 			return false;
 		}
 	}

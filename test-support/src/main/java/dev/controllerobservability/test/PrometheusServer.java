@@ -291,7 +291,19 @@ public final class PrometheusServer implements AutoCloseable {
 	}
 
 	private static PrometheusRuntime runtime() {
-		return runtime(System.getenv().getOrDefault("PATH", ""), System.getenv("CI"), ContainerPrometheus::available);
+		return runtime(System.getenv().getOrDefault("PATH", ""), System.getenv("CI"), PrometheusServer::dockerAvailable);
+	}
+
+	/** Whether Testcontainers is on the classpath and a Docker engine answers. */
+	private static boolean dockerAvailable() {
+		// ContainerPrometheus needs Testcontainers to load at all, so look for it first.
+		try {
+			Class.forName("org.testcontainers.DockerClientFactory", false, PrometheusServer.class.getClassLoader());
+		}
+		catch (ClassNotFoundException ex) {
+			return false;
+		}
+		return ContainerPrometheus.available();
 	}
 
 	static PrometheusRuntime runtime(String path, String ci, BooleanSupplier dockerAvailable) {
