@@ -1,0 +1,58 @@
+package dev.controllerobservability.reliability;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+
+import dev.controllerobservability.cardinality.CardinalityLimiter;
+import dev.controllerobservability.catalog.ControllerMetrics;
+import dev.controllerobservability.catalog.MetricCatalog;
+import dev.controllerobservability.catalog.MetricDefinition;
+import dev.controllerobservability.metrics.ControllerMeterFilter;
+import dev.controllerobservability.metrics.RecordingFailures;
+import dev.controllerobservability.operations.ControllerOperations;
+import dev.controllerobservability.operations.OperationMeterObservationHandler;
+import dev.controllerobservability.stability.StabilityPolicy;
+
+/**
+ * The starter's recording path wired by hand on a Prometheus registry, as the
+ * auto-configuration wires it, for stress tests that need no Spring context.
+ */
+final class ReliabilityFixture {
+
+	final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+
+	final RecordingFailures failures;
+
+	final CardinalityLimiter limiter;
+
+	final ControllerOperations operations;
+
+	final ControllerMetrics metrics;
+
+	ReliabilityFixture(int maxLabelValues, int maxLabelValueLength) {
+		this.registry.config().meterFilter(ControllerMeterFilter.builder("karpenter").build());
+		this.failures = new RecordingFailures(this.registry, "karpenter", Duration.ofMinutes(1));
+		this.limiter = new CardinalityLimiter(this.registry, "karpenter", Map.of(), maxLabelValues,
+				maxLabelValueLength);
+		ObservationRegistry observations = ObservationRegistry.create();
+		observations.observationConfig()
+			.observationHandler(new OperationMeterObservationHandler(this.registry, this.failures));
+		this.operations = ControllerOperations.builder(observations, this.failures)
+			.namespace("karpenter")
+			.cardinalityLimiter(this.limiter)
+			.build();
+		this.metrics = new ControllerMetrics(this.registry,
+				MetricCatalog.of("karpenter",
+						List.of(MetricDefinition.counter("nodes_launched_total")
+							.help("Number of nodes launched.")
+							.labels("provisioner")
+							.build())),
+				StabilityPolicy.showAll(), this.limiter, this.failures, List.of(0.1, 1.0));
+	}
+
+}
