@@ -215,6 +215,25 @@ public final class PrometheusServer implements AutoCloseable {
 		return send("/metrics");
 	}
 
+	/**
+	 * Stops the server, waits, and starts it again on the same TSDB directory, as a
+	 * Prometheus restart in production would. The URL may change.
+	 * @param downtime how long the server stays down
+	 * @return this server, ready again
+	 */
+	public PrometheusServer restart(Duration downtime) {
+		this.runtime.close();
+		sleep(downtime.toMillis());
+		this.runtime = runtime();
+		try {
+			this.url = this.runtime.start(this.directory.resolve("prometheus.yml"), this.directory.resolve("data"));
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Could not restart Prometheus", ex);
+		}
+		return awaitReady();
+	}
+
 	@Override
 	public void close() {
 		if (this.runtime != null) {
@@ -248,6 +267,10 @@ public final class PrometheusServer implements AutoCloseable {
 			close();
 			throw new UncheckedIOException("Could not start Prometheus", ex);
 		}
+		return awaitReady();
+	}
+
+	private PrometheusServer awaitReady() {
 		Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
 		while (Instant.now().isBefore(deadline)) {
 			try {
