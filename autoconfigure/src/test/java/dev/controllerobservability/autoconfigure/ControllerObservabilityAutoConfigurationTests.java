@@ -332,6 +332,17 @@ class ControllerObservabilityAutoConfigurationTests {
 	}
 
 	@Test
+	void failsOnAValueOfTheWrongType() {
+		assertFailure("controller.observability.duration-buckets=0.1,x",
+				"Property: controller.observability.duration-buckets", "Value: \"0.1,x\"",
+				"cannot be read as a list of numbers", "Set it to a list of numbers, such as [0.1, 1, 10]");
+		assertFailure("controller.observability.lint.mode=loud", "Property: controller.observability.lint.mode",
+				"Value: \"loud\"", "Set it to one of off, warn, fail");
+		assertFailure("controller.observability.error-log-interval=soon",
+				"Property: controller.observability.error-log-interval", "Set it to a duration, such as 30s or 1m");
+	}
+
+	@Test
 	void failsOnAnUnknownTopLevelProperty() {
 		assertFailure("controller.observability.namespce=karpenter", "Property: controller.observability.namespce",
 				"Did you mean 'namespace'?");
@@ -434,8 +445,7 @@ class ControllerObservabilityAutoConfigurationTests {
 
 	private static FailureAnalysis analyze(AssertableApplicationContext context) {
 		Throwable failure = context.getStartupFailure();
-		FailureAnalysis analysis = new UnknownObservabilityPropertyFailureAnalyzer().analyze(failure);
-		return (analysis != null) ? analysis : new InvalidObservabilityPropertyFailureAnalyzer().analyze(failure);
+		return ControllerObservabilityFailureAnalysis.analyze(failure);
 	}
 
 	private static List<Double> boundariesSeconds(Timer timer) {

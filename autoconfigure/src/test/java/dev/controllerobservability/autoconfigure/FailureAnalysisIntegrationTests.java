@@ -41,6 +41,14 @@ class FailureAnalysisIntegrationTests {
 	}
 
 	@Test
+	void printsTheAnalysisOfAValueOfTheWrongType(CapturedOutput output) {
+		assertThatException().isThrownBy(() -> start("--controller.observability.max-label-values=many"));
+		assertThat(output).contains("APPLICATION FAILED TO START",
+				"Property: controller.observability.max-label-values", "Value: \"many\"",
+				"Set it to a whole number, such as 200.");
+	}
+
+	@Test
 	void stopsOnLintFindingsInFailMode(CapturedOutput output) {
 		assertThatException().isThrownBy(() -> start(BadMetrics.class, "--controller.observability.namespace=karpenter",
 				"--controller.observability.lint.mode=fail"));

@@ -100,8 +100,7 @@ class InvalidCatalogPropertyTests {
 	}
 
 	private static FailureAnalysis analyze(Throwable failure) {
-		FailureAnalysis analysis = new UnknownObservabilityPropertyFailureAnalyzer().analyze(failure);
-		return (analysis != null) ? analysis : new InvalidObservabilityPropertyFailureAnalyzer().analyze(failure);
+		return ControllerObservabilityFailureAnalysis.analyze(failure);
 	}
 
 	/** A valid metric declaration. */
