@@ -1,5 +1,7 @@
 package dev.controllerobservability.autoconfigure;
 
+import dev.controllerobservability.metrics.InvalidDefinitionException;
+
 /**
  * A {@code controller.observability.*} property has a value the starter cannot use.
  * Carries everything a failure analysis needs: the property, the value, why, and the
@@ -29,6 +31,20 @@ public class InvalidObservabilityPropertyException extends RuntimeException {
 		this.value = value;
 		this.reason = reason;
 		this.action = action;
+	}
+
+	/**
+	 * The property exception for a declaration problem found by the core library.
+	 * @param property the property path of the declaration, without the field
+	 * @param problem the problem
+	 * @param note text appended to the reason, such as where the declaration came from
+	 * @return the exception naming {@code property.field}
+	 */
+	static InvalidObservabilityPropertyException of(String property,
+			InvalidDefinitionException problem, String note) {
+		return new InvalidObservabilityPropertyException(
+				property + ((problem.getField() != null) ? "." + problem.getField() : ""), problem.getValue(),
+				problem.getReason() + note, problem.getAction());
 	}
 
 	public String getProperty() {

@@ -33,9 +33,7 @@ final class MetricCatalogFactory {
 		}
 		catch (InvalidMetricDefinitionException ex) {
 			String source = configured.containsKey(ex.getMetric()) ? "" : " (declared as a MetricDefinition bean)";
-			String property = PREFIX + ex.getMetric() + ((ex.getField() != null) ? "." + ex.getField() : "");
-			throw new InvalidObservabilityPropertyException(property, ex.getValue(), ex.getReason() + source,
-					ex.getAction());
+			throw InvalidObservabilityPropertyException.of(PREFIX + ex.getMetric(), ex, source);
 		}
 	}
 

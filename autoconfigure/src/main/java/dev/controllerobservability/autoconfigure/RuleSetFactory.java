@@ -137,9 +137,7 @@ final class RuleSetFactory {
 		}
 		catch (InvalidRuleException ex) {
 			String path = property.equals("rules") ? PREFIX + "rules.operations" : PREFIX + property;
-			throw new InvalidObservabilityPropertyException(
-					path + ((ex.getField() != null) ? "." + ex.getField() : ""), ex.getValue(), ex.getReason(),
-					ex.getAction());
+			throw InvalidObservabilityPropertyException.of(path, ex, "");
 		}
 	}
 

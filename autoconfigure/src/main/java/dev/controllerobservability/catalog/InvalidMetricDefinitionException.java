@@ -1,20 +1,12 @@
 package dev.controllerobservability.catalog;
 
+import dev.controllerobservability.metrics.InvalidDefinitionException;
+
 /**
  * A metric definition the catalog cannot accept. Names the metric, the field, the value,
  * why, and the fix.
  */
-public class InvalidMetricDefinitionException extends IllegalArgumentException {
-
-	private final String metric;
-
-	private final String field;
-
-	private final Object value;
-
-	private final String reason;
-
-	private final String action;
+public class InvalidMetricDefinitionException extends InvalidDefinitionException {
 
 	/**
 	 * Creates the exception.
@@ -27,33 +19,15 @@ public class InvalidMetricDefinitionException extends IllegalArgumentException {
 	 */
 	public InvalidMetricDefinitionException(String metric, String field, Object value, String reason,
 			String action) {
-		super("Metric " + metric + ((field != null) ? " field " + field : "") + " = " + value + ": " + reason + ". "
-				+ action);
-		this.metric = metric;
-		this.field = field;
-		this.value = value;
-		this.reason = reason;
-		this.action = action;
+		super("Metric", metric, field, value, reason, action);
 	}
 
+	/**
+	 * The declared metric name.
+	 * @return the name
+	 */
 	public String getMetric() {
-		return this.metric;
-	}
-
-	public String getField() {
-		return this.field;
-	}
-
-	public Object getValue() {
-		return this.value;
-	}
-
-	public String getReason() {
-		return this.reason;
-	}
-
-	public String getAction() {
-		return this.action;
+		return getSubject();
 	}
 
 }

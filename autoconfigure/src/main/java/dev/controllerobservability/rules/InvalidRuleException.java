@@ -1,19 +1,11 @@
 package dev.controllerobservability.rules;
 
+import dev.controllerobservability.metrics.InvalidDefinitionException;
+
 /**
  * A rule that cannot be deployed: names the rule, the field, the value, why, and the fix.
  */
-public class InvalidRuleException extends IllegalArgumentException {
-
-	private final String rule;
-
-	private final String field;
-
-	private final Object value;
-
-	private final String reason;
-
-	private final String action;
+public class InvalidRuleException extends InvalidDefinitionException {
 
 	/**
 	 * Creates the exception.
@@ -24,33 +16,15 @@ public class InvalidRuleException extends IllegalArgumentException {
 	 * @param action what to change
 	 */
 	public InvalidRuleException(String rule, String field, Object value, String reason, String action) {
-		super("Rule " + rule + ((field != null) ? " field " + field : "") + " = " + value + ": " + reason + ". "
-				+ action);
-		this.rule = rule;
-		this.field = field;
-		this.value = value;
-		this.reason = reason;
-		this.action = action;
+		super("Rule", rule, field, value, reason, action);
 	}
 
+	/**
+	 * The alert or recording rule name.
+	 * @return the name
+	 */
 	public String getRule() {
-		return this.rule;
-	}
-
-	public String getField() {
-		return this.field;
-	}
-
-	public Object getValue() {
-		return this.value;
-	}
-
-	public String getReason() {
-		return this.reason;
-	}
-
-	public String getAction() {
-		return this.action;
+		return getSubject();
 	}
 
 }
