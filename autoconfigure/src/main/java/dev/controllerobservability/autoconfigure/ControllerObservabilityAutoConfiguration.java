@@ -3,7 +3,6 @@ package dev.controllerobservability.autoconfigure;
 import java.util.Set;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Tag;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -182,18 +181,16 @@ public final class ControllerObservabilityAutoConfiguration {
 		@ConditionalOnMissingBean
 		@ConditionalOnBean(PrometheusMeterRegistry.class)
 		LiveMetrics liveMetrics(PrometheusMeterRegistry registry, ControllerMetrics metrics,
-				ControllerObservabilitySettings settings, MetricsLinter linter) {
-			return new LiveMetrics(registry, metrics, settings, linter);
+				ControllerObservabilitySettings settings, MetricsLinter linter, ControllerOperations operations,
+				ControllerObservabilityProperties properties) {
+			return new LiveMetrics(registry, metrics, settings, linter, operations,
+					RuleSetFactory.operationNames(properties, settings));
 		}
 
 		@Bean
 		@ConditionalOnBean(PrometheusMeterRegistry.class)
-		StartupRuleCheck startupRuleCheck(RuleSet rules, LiveMetrics liveMetrics,
-				ControllerObservabilityProperties properties, ControllerObservabilitySettings settings,
-				ControllerOperations operations, ControllerMetrics metrics) {
-			return new StartupRuleCheck(rules, liveMetrics,
-					RuleSetFactory.operationFamilies(properties, settings, operations),
-					metrics.declaredFamilies(settings.commonTags().stream().map(Tag::getKey).toList()));
+		StartupRuleCheck startupRuleCheck(RuleSet rules, LiveMetrics liveMetrics) {
+			return new StartupRuleCheck(rules, liveMetrics);
 		}
 
 		@Bean

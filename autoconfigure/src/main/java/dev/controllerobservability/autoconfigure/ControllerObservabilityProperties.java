@@ -309,6 +309,12 @@ public class ControllerObservabilityProperties {
 		 */
 		private List<Double> buckets = new ArrayList<>();
 
+		/**
+		 * Stability level shown in the help text of the operation's metrics: INTERNAL,
+		 * ALPHA, BETA or STABLE.
+		 */
+		private String stability;
+
 		public String getSubsystem() {
 			return this.subsystem;
 		}
@@ -331,6 +337,14 @@ public class ControllerObservabilityProperties {
 
 		public void setBuckets(List<Double> buckets) {
 			this.buckets = buckets;
+		}
+
+		public String getStability() {
+			return this.stability;
+		}
+
+		public void setStability(String stability) {
+			this.stability = stability;
 		}
 
 	}

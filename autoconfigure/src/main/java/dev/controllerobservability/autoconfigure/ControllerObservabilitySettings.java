@@ -19,6 +19,7 @@ import dev.controllerobservability.metrics.BucketRules;
 import dev.controllerobservability.metrics.MetricConventions;
 import dev.controllerobservability.metrics.MetricNames;
 import dev.controllerobservability.operations.OperationDefinition;
+import dev.controllerobservability.stability.StabilityLevel;
 import dev.controllerobservability.stability.StabilityPolicy;
 import dev.controllerobservability.stability.Version;
 
@@ -281,7 +282,11 @@ public record ControllerObservabilitySettings(String namespace, Tags commonTags,
 		}
 		List<Double> buckets = definition.getBuckets().isEmpty() ? List.of()
 				: buckets(property + ".buckets", definition.getBuckets());
-		return new OperationDefinition(subsystem, description, buckets);
+		StabilityLevel stability = null;
+		if (definition.getStability() != null) {
+			stability = StabilityLevels.parse(PREFIX + property + ".stability", definition.getStability());
+		}
+		return new OperationDefinition(subsystem, description, buckets, stability);
 	}
 
 	private static String suggestion(String value, String fallback) {

@@ -4,15 +4,19 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 
 import dev.controllerobservability.catalog.ControllerMetrics;
 import dev.controllerobservability.docs.MetricsReference;
+import dev.controllerobservability.exposition.ExposedFamily;
 import dev.controllerobservability.exposition.Exposition;
 import dev.controllerobservability.lint.LintReport;
 import dev.controllerobservability.lint.MetricsLinter;
+import dev.controllerobservability.operations.ControllerOperations;
 import dev.controllerobservability.stability.StableMetricsGoldenFile;
 
 /**
@@ -39,12 +43,19 @@ public class LiveMetrics {
 
 	private final MetricsLinter linter;
 
+	private final ControllerOperations operations;
+
+	private final List<String> knownOperations;
+
 	public LiveMetrics(PrometheusMeterRegistry registry, ControllerMetrics metrics,
-			ControllerObservabilitySettings settings, MetricsLinter linter) {
+			ControllerObservabilitySettings settings, MetricsLinter linter, ControllerOperations operations,
+			List<String> knownOperations) {
 		this.registry = registry;
 		this.metrics = metrics;
 		this.settings = settings;
 		this.linter = linter;
+		this.operations = operations;
+		this.knownOperations = List.copyOf(knownOperations);
 	}
 
 	/**
@@ -64,12 +75,25 @@ public class LiveMetrics {
 	}
 
 	/**
+	 * Families declared before they have series: catalog metrics, and the operations
+	 * listed under {@code operations.definitions} or given built-in rules.
+	 * @return the declared families
+	 */
+	public List<ExposedFamily> declaredFamilies() {
+		List<String> commonTags = this.settings.commonTags().stream().map(Tag::getKey).toList();
+		List<ExposedFamily> families = new ArrayList<>(this.metrics.declaredFamilies(commonTags));
+		for (String operation : this.knownOperations) {
+			families.addAll(this.operations.families(operation, commonTags, this.settings.durationBuckets()));
+		}
+		return families;
+	}
+
+	/**
 	 * The reference of every exposed family and every declared one.
 	 * @return the reference
 	 */
 	public MetricsReference reference() {
-		return MetricsReference.of(exposition(), this.metrics.declaredFamilies(
-				this.settings.commonTags().stream().map(Tag::getKey).toList()), this.linter::isFramework);
+		return MetricsReference.of(exposition(), declaredFamilies(), this.linter::isFramework);
 	}
 
 	/**

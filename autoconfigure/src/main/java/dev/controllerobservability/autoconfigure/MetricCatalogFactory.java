@@ -44,20 +44,10 @@ final class MetricCatalogFactory {
 					(metric.getType() == null) ? "every metric needs a type" : "the type is unknown",
 					"Set it to one of counter, gauge, histogram, summary or info");
 		}
-		StabilityLevel stability = level(name, metric.getStability());
+		StabilityLevel stability = StabilityLevels.parse(PREFIX + name + ".stability", metric.getStability());
 		return new MetricDefinition(name, type, metric.getHelp(), metric.getLabels(), metric.getBuckets(),
 				metric.getUnit(), stability, metric.getDeprecatedVersion(), metric.getReplaces(),
 				metric.getRenamedIn(), metric.getLabelValues());
-	}
-
-	private static StabilityLevel level(String name, String text) {
-		for (StabilityLevel level : StabilityLevel.values()) {
-			if (level.name().equalsIgnoreCase((text != null) ? text.trim() : "")) {
-				return level;
-			}
-		}
-		throw new InvalidObservabilityPropertyException(PREFIX + name + ".stability", text,
-				"the stability level is unknown", "Set it to one of INTERNAL, ALPHA, BETA or STABLE");
 	}
 
 }

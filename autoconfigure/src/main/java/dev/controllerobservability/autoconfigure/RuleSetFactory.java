@@ -152,21 +152,4 @@ final class RuleSetFactory {
 		return List.copyOf(names);
 	}
 
-	/**
-	 * Names every rule may read without a series existing yet: the families of
-	 * {@link #operationNames} operations, with their sample names.
-	 */
-	static List<String> operationFamilies(ControllerObservabilityProperties properties,
-			ControllerObservabilitySettings settings, ControllerOperations operations) {
-		List<String> names = new ArrayList<>();
-		for (String operation : operationNames(properties, settings)) {
-			OperationDescriptor descriptor = operations.describe(operation);
-			for (String suffix : new String[] { "", "_bucket", "_count", "_sum", "_max" }) {
-				names.add(descriptor.familyName() + suffix);
-			}
-			names.add(descriptor.inFlightFamilyName());
-		}
-		return names;
-	}
-
 }

@@ -1,6 +1,5 @@
 package dev.controllerobservability.autoconfigure;
 
-import java.util.Collection;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -24,23 +23,16 @@ class StartupRuleCheck implements ApplicationListener<ApplicationReadyEvent> {
 
 	private final LiveMetrics liveMetrics;
 
-	private final Collection<String> operationFamilies;
-
-	private final Collection<ExposedFamily> declared;
-
-	StartupRuleCheck(RuleSet rules, LiveMetrics liveMetrics, Collection<String> operationFamilies,
-			Collection<ExposedFamily> declared) {
+	StartupRuleCheck(RuleSet rules, LiveMetrics liveMetrics) {
 		this.rules = rules;
 		this.liveMetrics = liveMetrics;
-		this.operationFamilies = operationFamilies;
-		this.declared = declared;
 	}
 
 	@Override
 	public void onApplicationEvent(ApplicationReadyEvent event) {
-		Set<String> known = new TreeSet<>(this.operationFamilies);
+		Set<String> known = new TreeSet<>();
 		this.liveMetrics.exposition().families().forEach((family) -> addSampleNames(known, family));
-		this.declared.forEach((family) -> addSampleNames(known, family));
+		this.liveMetrics.declaredFamilies().forEach((family) -> addSampleNames(known, family));
 		this.rules.recordingRules().forEach((rule) -> known.add(rule.name()));
 		for (RecordingRule rule : this.rules.recordingRules()) {
 			check(known, "recording-rules[" + rule.name() + "].expr", rule.expr());

@@ -2,10 +2,12 @@ package dev.controllerobservability.operations;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.function.Supplier;
@@ -16,9 +18,12 @@ import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 
 import dev.controllerobservability.cardinality.CardinalityLimiter;
+import dev.controllerobservability.exposition.ExposedFamily;
 import dev.controllerobservability.metrics.MetricConventions;
 import dev.controllerobservability.metrics.MetricNames;
 import dev.controllerobservability.metrics.RecordingFailures;
+import dev.controllerobservability.stability.StabilityPolicy;
+import dev.controllerobservability.stability.Visibility;
 
 /**
  * Times controller operations through the Micrometer Observation API, so metrics and
@@ -148,6 +153,36 @@ public class ControllerOperations {
 		return (existing != null) ? existing : this.descriptors.computeIfAbsent(operation, this::resolve);
 	}
 
+	/**
+	 * The families an operation exposes, as the Prometheus text format will show them,
+	 * whether or not it has been called yet: the duration histogram, its {@code _max}
+	 * gauge and the in-flight gauge.
+	 * @param operation operation name such as {@code bind}
+	 * @param extraLabels label names every controller metric gets besides its own, such as
+	 * common tags
+	 * @param defaultBuckets the shared duration buckets, in seconds
+	 * @return the families
+	 */
+	public List<ExposedFamily> families(String operation, Collection<String> extraLabels,
+			List<Double> defaultBuckets) {
+		OperationDescriptor descriptor = describe(operation);
+		Map<String, String> labels = new TreeMap<>();
+		extraLabels.forEach((label) -> labels.put(label, ""));
+		descriptor.labelKeys().forEach((label) -> labels.put(label, ""));
+		Map<String, String> withOutcome = new TreeMap<>(labels);
+		withOutcome.put(MetricConventions.RESULT_LABEL, "");
+		withOutcome.put(MetricConventions.ERROR_LABEL, "");
+		List<Double> buckets = descriptor.buckets().isEmpty() ? defaultBuckets
+				: descriptor.buckets().stream().map((bucket) -> bucket.toNanos() / 1e9).toList();
+		return List.of(
+				new ExposedFamily(descriptor.familyName(), "histogram", descriptor.durationDescription(),
+						List.of(withOutcome), buckets),
+				new ExposedFamily(descriptor.familyName() + "_max", "gauge", descriptor.durationDescription(),
+						List.of(withOutcome), List.of()),
+				new ExposedFamily(descriptor.inFlightFamilyName(), "gauge", descriptor.inFlightDescription(),
+						List.of(labels), List.of()));
+	}
+
 	private OperationDescriptor resolve(String operation) {
 		String name = MetricNames.toSnakeCase(Objects.requireNonNull(operation, "operation must not be null"));
 		if (!MetricNames.isSnakeCase(name)) {
@@ -158,15 +193,21 @@ public class ControllerOperations {
 		String subsystem = definition.subsystem();
 		String baseName = this.namespace + "." + ((subsystem != null) ? subsystem + "." : "") + name;
 		String readable = name.replace('_', ' ');
-		String description = (definition.description() != null) ? definition.description()
-				: "Duration of " + readable + " operations in seconds.";
+		String description = annotate(definition, (definition.description() != null) ? definition.description()
+				: "Duration of " + readable + " operations in seconds.");
 		List<Duration> buckets = definition.buckets()
 			.stream()
 			.map((seconds) -> Duration.ofNanos(Math.round(seconds * 1e9)))
 			.toList();
-		return new OperationDescriptor(name, baseName, description, "Number of " + readable + " operations in flight.",
+		return new OperationDescriptor(name, baseName, description,
+				annotate(definition, "Number of " + readable + " operations in flight."),
 				buckets, this.labelKeys, baseName.replace('.', '_') + "_" + MetricConventions.DURATION_SUFFIX
 						+ "_seconds");
+	}
+
+	private static String annotate(OperationDefinition definition, String help) {
+		return (definition.stability() != null)
+				? StabilityPolicy.help(definition.stability(), Visibility.VISIBLE, null, help) : help;
 	}
 
 	private Observation start(String operation, Iterable<Tag> tags) {

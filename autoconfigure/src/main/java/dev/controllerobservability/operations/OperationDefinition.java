@@ -2,6 +2,8 @@ package dev.controllerobservability.operations;
 
 import java.util.List;
 
+import dev.controllerobservability.stability.StabilityLevel;
+
 /**
  * Optional per-operation settings.
  *
@@ -11,11 +13,14 @@ import java.util.List;
  * one
  * @param buckets bucket boundaries in seconds, sorted ascending; empty for the shared
  * duration buckets
+ * @param stability stability level shown in the help text, or {@code null} for none
+ * (documented as ALPHA, as Kubernetes does)
  */
-public record OperationDefinition(String subsystem, String description, List<Double> buckets) {
+public record OperationDefinition(String subsystem, String description, List<Double> buckets,
+		StabilityLevel stability) {
 
 	/** An operation with no subsystem, a generated description and the shared buckets. */
-	public static final OperationDefinition DEFAULT = new OperationDefinition(null, null, List.of());
+	public static final OperationDefinition DEFAULT = new OperationDefinition(null, null, List.of(), null);
 
 	public OperationDefinition {
 		buckets = (buckets != null) ? List.copyOf(buckets) : List.of();

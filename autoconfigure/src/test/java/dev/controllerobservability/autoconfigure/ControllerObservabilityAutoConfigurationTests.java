@@ -242,6 +242,30 @@ class ControllerObservabilityAutoConfigurationTests {
 	}
 
 	@Test
+	void annotatesOperationHelpWithItsStabilityLevel() {
+		this.contextRunner
+			.withPropertyValues("controller.observability.namespace=karpenter",
+					"controller.observability.operations.definitions.bind.stability=stable",
+					"controller.observability.operations.definitions.bind.description=Duration of binds.")
+			.run((context) -> {
+				context.getBean(ControllerOperations.class).observe("bind", Tags.of("provisioner", "gpu"), () -> {
+				});
+				MeterRegistry registry = context.getBean(MeterRegistry.class);
+				assertThat(registry.get("karpenter.bind.duration").timer().getId().getDescription())
+					.isEqualTo("[STABLE] Duration of binds.");
+				assertThat(registry.get("karpenter.bind.in_flight").gauge().getId().getDescription())
+					.isEqualTo("[STABLE] Number of bind operations in flight.");
+			});
+	}
+
+	@Test
+	void failsOnAnUnknownOperationStabilityLevel() {
+		assertFailure("controller.observability.operations.definitions.bind.stability=GA",
+				"Property: controller.observability.operations.definitions.bind.stability", "Value: \"GA\"",
+				"INTERNAL, ALPHA, BETA or STABLE");
+	}
+
+	@Test
 	void failsOnAnInvalidNamespace() {
 		assertFailure("controller.observability.namespace=Karpenter-Controller",
 				"Property: controller.observability.namespace", "Value: \"Karpenter-Controller\"",
@@ -328,7 +352,7 @@ class ControllerObservabilityAutoConfigurationTests {
 	void failsOnAnUnknownOperationProperty() {
 		assertFailure("controller.observability.operations.definitions.bind.subsytem=allocation",
 				"Property: controller.observability.operations.definitions.bind.subsytem", "Value: \"allocation\"",
-				"no property 'subsytem' here", "buckets, description, subsystem", "Did you mean 'subsystem'?");
+				"no property 'subsytem' here", "buckets, description, stability, subsystem", "Did you mean 'subsystem'?");
 	}
 
 	@Test

@@ -20,7 +20,6 @@ import org.springframework.boot.test.context.SpringBootTest;
 
 import dev.controllerobservability.autoconfigure.ControllerArtefacts;
 import dev.controllerobservability.autoconfigure.LiveMetrics;
-import dev.controllerobservability.catalog.ControllerMetrics;
 import dev.controllerobservability.docs.MetricsReference;
 import dev.controllerobservability.exposition.ExposedFamily;
 import dev.controllerobservability.exposition.Exposition;
@@ -53,9 +52,6 @@ class ReferenceDocsTests {
 	private LiveMetrics liveMetrics;
 
 	@Autowired
-	private ControllerMetrics metrics;
-
-	@Autowired
 	private MetricsLinter linter;
 
 	@Autowired
@@ -79,7 +75,7 @@ class ReferenceDocsTests {
 		}
 		while (Instant.now().isBefore(deadline)
 				&& !families(Exposition.parse(this.scrape)).containsAll(operations));
-		this.declared = this.metrics.declaredFamilies(List.of("cluster"));
+		this.declared = this.liveMetrics.declaredFamilies();
 		this.reference = MetricsReference.of(Exposition.parse(this.scrape), this.declared, this.linter::isFramework);
 		if (Boolean.getBoolean("reference.update")) {
 			Files.createDirectories(REFERENCE);
