@@ -64,8 +64,9 @@ class PrometheusRestartIntegrationTests {
 			prometheus.awaitQuery(SERIES, (samples) -> samples.size() == 1 && samples.get(0).value() == recorded,
 					Duration.ofSeconds(30));
 			assertThat(prometheus.queryScalar("resets(" + SERIES.replace("}", "}[5m]") + ")")).isZero();
-			Map<Map<String, String>, List<Double>> history = prometheus.queryRange(SERIES, start, Instant.now(),
-					Duration.ofSeconds(1));
+			// The range ends past the last scrape, so its last point is the latest sample.
+			Map<Map<String, String>, List<Double>> history = prometheus.queryRange(SERIES, start,
+					Instant.now().plusSeconds(2), Duration.ofSeconds(1));
 			assertThat(history).hasSize(1);
 			List<Double> values = history.values().iterator().next();
 			for (int i = 1; i < values.size(); i++) {
