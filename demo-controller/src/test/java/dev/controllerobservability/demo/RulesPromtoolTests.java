@@ -106,7 +106,11 @@ class RulesPromtoolTests {
 				&& !names.contains("karpenter_cloudprovider_launch_duration_seconds_bucket")) {
 			Thread.sleep(200);
 			names.clear();
-			for (ExposedFamily family : this.liveMetrics.exposition().families()) {
+			// Declared metrics count too: a counter such as nodes terminated has no series until
+			// its first event, which timing decides.
+			List<ExposedFamily> families = new ArrayList<>(this.liveMetrics.exposition().families());
+			families.addAll(this.liveMetrics.declaredFamilies());
+			for (ExposedFamily family : families) {
 				names.add(family.name());
 				for (String suffix : new String[] { "_bucket", "_count", "_sum" }) {
 					if (family.type().equals("histogram") || family.type().equals("summary")) {
