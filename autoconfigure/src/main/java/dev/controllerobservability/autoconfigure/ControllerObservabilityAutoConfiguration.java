@@ -189,14 +189,9 @@ public final class ControllerObservabilityAutoConfiguration {
 
 		@Bean
 		@ConditionalOnBean(PrometheusMeterRegistry.class)
-		StartupRuleCheck startupRuleCheck(RuleSet rules, LiveMetrics liveMetrics) {
-			return new StartupRuleCheck(rules, liveMetrics);
-		}
-
-		@Bean
-		@ConditionalOnBean(PrometheusMeterRegistry.class)
-		StartupMetricsLint startupMetricsLint(LiveMetrics liveMetrics, ControllerObservabilityProperties properties) {
-			return new StartupMetricsLint(liveMetrics, properties.getLint().getMode());
+		StartupChecks controllerStartupChecks(LiveMetrics liveMetrics, RuleSet rules,
+				ControllerObservabilityProperties properties) {
+			return new StartupChecks(liveMetrics, rules, properties.getLint().getMode());
 		}
 
 		// Nested configurations are read before their enclosing one's beans, so the

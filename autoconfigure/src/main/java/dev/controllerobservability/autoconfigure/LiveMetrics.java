@@ -101,7 +101,16 @@ public class LiveMetrics {
 	 * @return the findings
 	 */
 	public LintReport lint() {
-		return this.linter.lint(exposition());
+		return lint(exposition());
+	}
+
+	/**
+	 * Lints a scrape already taken.
+	 * @param exposition the scrape
+	 * @return the findings
+	 */
+	public LintReport lint(Exposition exposition) {
+		return this.linter.lint(exposition);
 	}
 
 	/**

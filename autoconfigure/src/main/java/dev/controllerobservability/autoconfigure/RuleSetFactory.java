@@ -44,8 +44,14 @@ final class RuleSetFactory {
 		properties.getRules().getOperations().forEach((operation, rules) -> {
 			String property = "rules.operations." + operation;
 			OperationDescriptor descriptor = describe(operations, property, operation);
+			int firstRecording = recordingRules.size();
+			int firstAlert = alerts.size();
 			OperationRules.add(settings.namespace(), descriptor, operationSettings(property, window, rules),
 					recordingRules, alerts);
+			recordingRules.subList(firstRecording, recordingRules.size())
+				.forEach((rule) -> check(property, () -> RuleValidator.validate(rule)));
+			alerts.subList(firstAlert, alerts.size())
+				.forEach((rule) -> check(property, () -> RuleValidator.validate(rule)));
 		});
 		properties.getRecordingRules().forEach((name, recording) -> {
 			String property = "recording-rules[" + name + "]";
@@ -65,8 +71,6 @@ final class RuleSetFactory {
 				alerts.add(rule);
 			});
 		});
-		recordingRules.forEach((rule) -> check("rules", () -> RuleValidator.validate(rule)));
-		alerts.forEach((rule) -> check("rules", () -> RuleValidator.validate(rule)));
 		String group = (properties.getRules().getGroup() != null) ? properties.getRules().getGroup()
 				: settings.namespace() + ".rules";
 		return new RuleSet(group, recordingRules, alerts);
@@ -136,8 +140,7 @@ final class RuleSetFactory {
 			validation.run();
 		}
 		catch (InvalidRuleException ex) {
-			String path = property.equals("rules") ? PREFIX + "rules.operations" : PREFIX + property;
-			throw InvalidObservabilityPropertyException.of(path, ex, "");
+			throw InvalidObservabilityPropertyException.of(PREFIX + property, ex, "");
 		}
 	}
 

@@ -1,37 +1,62 @@
 package dev.controllerobservability.autoconfigure;
 
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.ApplicationListener;
 
+import dev.controllerobservability.autoconfigure.ControllerObservabilityProperties.Lint.Mode;
 import dev.controllerobservability.exposition.ExposedFamily;
+import dev.controllerobservability.exposition.Exposition;
+import dev.controllerobservability.lint.LintFinding;
+import dev.controllerobservability.lint.LintReport;
 import dev.controllerobservability.rules.AlertRule;
 import dev.controllerobservability.rules.PromQl;
 import dev.controllerobservability.rules.RecordingRule;
 import dev.controllerobservability.rules.RuleSet;
 
 /**
- * Once the application is ready, checks that every metric a rule reads exists: exposed,
- * declared in the catalog, an operation's, or another recording rule. A typo is caught at
- * start-up, not when the alert should have fired.
+ * Checks the exposed metrics once the application is ready, on one scrape:
+ * <ul>
+ * <li>every metric a rule reads exists (exposed, declared, an operation's, or another
+ * recording rule), so a typo is caught at start-up, not when the alert should have
+ * fired;</li>
+ * <li>lint findings on controller metrics are logged ({@code warn}) or stop the
+ * application ({@code fail}); framework findings are only summarised, since the
+ * controller does not name those metrics.</li>
+ * </ul>
  */
-class StartupRuleCheck implements ApplicationListener<ApplicationReadyEvent> {
+class StartupChecks implements ApplicationListener<ApplicationReadyEvent> {
 
-	private final RuleSet rules;
+	private static final Logger logger = LoggerFactory.getLogger(StartupChecks.class);
 
 	private final LiveMetrics liveMetrics;
 
-	StartupRuleCheck(RuleSet rules, LiveMetrics liveMetrics) {
-		this.rules = rules;
+	private final RuleSet rules;
+
+	private final Mode lintMode;
+
+	StartupChecks(LiveMetrics liveMetrics, RuleSet rules, Mode lintMode) {
 		this.liveMetrics = liveMetrics;
+		this.rules = rules;
+		this.lintMode = lintMode;
 	}
 
 	@Override
 	public void onApplicationEvent(ApplicationReadyEvent event) {
+		Exposition exposition = this.liveMetrics.exposition();
+		checkRules(exposition);
+		lint(exposition);
+	}
+
+	private void checkRules(Exposition exposition) {
 		Set<String> known = new TreeSet<>();
-		this.liveMetrics.exposition().families().forEach((family) -> addSampleNames(known, family));
+		exposition.families().forEach((family) -> addSampleNames(known, family));
 		this.liveMetrics.declaredFamilies().forEach((family) -> addSampleNames(known, family));
 		this.rules.recordingRules().forEach((rule) -> known.add(rule.name()));
 		for (RecordingRule rule : this.rules.recordingRules()) {
@@ -39,6 +64,22 @@ class StartupRuleCheck implements ApplicationListener<ApplicationReadyEvent> {
 		}
 		for (AlertRule alert : this.rules.alerts()) {
 			check(known, "alerts." + alert.name() + ".expr", alert.expr());
+		}
+	}
+
+	private void lint(Exposition exposition) {
+		if (this.lintMode == Mode.OFF) {
+			return;
+		}
+		LintReport report = this.liveMetrics.lint(exposition);
+		List<LintFinding> findings = report.controllerFindings();
+		if (this.lintMode == Mode.FAIL && !findings.isEmpty()) {
+			throw new MetricsLintFailedException(findings);
+		}
+		findings.forEach((finding) -> logger.warn("Metric lint: {}", finding));
+		if (!report.frameworkFindings().isEmpty()) {
+			logger.debug("{} lint finding(s) on framework metrics, which the controller does not name: {}",
+					report.frameworkFindings().size(), report.frameworkFindings());
 		}
 	}
 
