@@ -17,7 +17,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class CoreIndependenceTests {
 
 	@ParameterizedTest
-	@ValueSource(strings = { "metrics", "operations", "catalog", "stability", "cardinality", "exposition", "lint", "docs", "rules", "dashboard" })
+	@ValueSource(strings = { "metrics", "operations", "catalog", "stability", "cardinality", "exposition", "lint", "docs", "rules", "dashboard",
+			"kubernetes", "kubernetes/client", "kubernetes/operator", "kubernetes/leader" })
 	void corePackageDoesNotImportSpring(String corePackage) throws IOException {
 		Path directory = Path.of("src/main/java/dev/controllerobservability", corePackage);
 		assertThat(directory).isDirectory();

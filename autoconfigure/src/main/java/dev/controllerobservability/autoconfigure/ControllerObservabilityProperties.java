@@ -120,6 +120,12 @@ public class ControllerObservabilityProperties {
 	 */
 	private final Rules rules = new Rules();
 
+	/**
+	 * Kubernetes client, operator and leader election metrics under their standard
+	 * (un-namespaced) names.
+	 */
+	private final Kubernetes kubernetes = new Kubernetes();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -246,6 +252,10 @@ public class ControllerObservabilityProperties {
 
 	public Rules getRules() {
 		return this.rules;
+	}
+
+	public Kubernetes getKubernetes() {
+		return this.kubernetes;
 	}
 
 	public void setMetrics(Map<String, Metric> metrics) {
@@ -485,6 +495,28 @@ public class ControllerObservabilityProperties {
 
 		public void setLabelValues(Map<String, List<String>> labelValues) {
 			this.labelValues = labelValues;
+		}
+
+	}
+
+	/**
+	 * Kubernetes metrics under client-go's and controller-runtime's names.
+	 */
+	public static class Kubernetes {
+
+		/**
+		 * Whether to count fabric8 client calls as rest_client_*, record Java Operator
+		 * SDK reconciliations as controller_runtime_* and workqueue_*, and expose
+		 * leader_election_master_status, when those libraries are present.
+		 */
+		private boolean enabled = true;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
 		}
 
 	}

@@ -12,6 +12,7 @@ import java.util.regex.Pattern;
 
 import dev.controllerobservability.exposition.ExposedFamily;
 import dev.controllerobservability.exposition.Exposition;
+import dev.controllerobservability.kubernetes.KubernetesConventions;
 import dev.controllerobservability.stability.StabilityLevel;
 
 /**
@@ -33,9 +34,6 @@ public final class MetricsReference {
 
 	/** Heading of the framework table, whose rows depend on the JVM and libraries in use. */
 	public static final String FRAMEWORK_HEADING = "Framework metrics";
-
-	private static final List<String> KUBERNETES_PREFIXES = List.of("rest_client_", "controller_runtime_",
-			"workqueue_", "leader_election_");
 
 	private final List<ReferenceEntry> entries;
 
@@ -70,7 +68,7 @@ public final class MetricsReference {
 
 	private static ReferenceEntry entry(ExposedFamily family, Predicate<String> isFramework) {
 		String name = family.name();
-		ReferenceEntry.Group group = KUBERNETES_PREFIXES.stream().anyMatch(name::startsWith)
+		ReferenceEntry.Group group = KubernetesConventions.isStandardName(name)
 				? ReferenceEntry.Group.KUBERNETES
 				: isFramework.test(name) ? ReferenceEntry.Group.FRAMEWORK : ReferenceEntry.Group.CONTROLLER;
 		String help = (family.help() != null) ? family.help() : "";

@@ -8,6 +8,7 @@ import java.util.TreeSet;
 
 import dev.controllerobservability.exposition.ExposedFamily;
 import dev.controllerobservability.exposition.Exposition;
+import dev.controllerobservability.kubernetes.KubernetesConventions;
 import dev.controllerobservability.metrics.MetricConventions;
 
 /**
@@ -91,7 +92,8 @@ public final class MetricsLinter {
 	 * @return whether its name starts with a framework prefix
 	 */
 	public boolean isFramework(String name) {
-		if (name.startsWith(this.namespacePrefix)) {
+		// Kubernetes standard names are emitted by this starter for the controller: linted as its own.
+		if (name.startsWith(this.namespacePrefix) || KubernetesConventions.isStandardName(name)) {
 			return false;
 		}
 		for (String prefix : this.frameworkPrefixes) {
@@ -104,7 +106,9 @@ public final class MetricsLinter {
 
 	private void controllerRules(ExposedFamily family, boolean controller, List<LintFinding> findings) {
 		String name = family.name();
-		if (controller && !name.startsWith(this.namespacePrefix)) {
+		// client-go's and controller-runtime's names are a shared standard that dashboards
+		// query as they are: they keep their names, without the controller's namespace.
+		if (controller && !name.startsWith(this.namespacePrefix) && !KubernetesConventions.isStandardName(name)) {
 			findings.add(new LintFinding(name,
 					"metric names should start with the controller's namespace \"" + this.namespacePrefix + "\"", true));
 		}

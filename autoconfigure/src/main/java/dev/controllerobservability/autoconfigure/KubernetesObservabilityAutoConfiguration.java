@@ -1,0 +1,129 @@
+package dev.controllerobservability.autoconfigure;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.impl.KubernetesClientImpl;
+import io.javaoperatorsdk.operator.Operator;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import dev.controllerobservability.kubernetes.client.KubernetesClientMetrics;
+import dev.controllerobservability.kubernetes.leader.LeaderElectionMetrics;
+import dev.controllerobservability.kubernetes.operator.ControllerRuntimeMetrics;
+import dev.controllerobservability.kubernetes.operator.OperatorObservability;
+import dev.controllerobservability.metrics.RecordingFailures;
+
+/**
+ * Kubernetes metrics under their standard names: {@code leader_election_master_status}
+ * always, {@code rest_client_*} for fabric8 clients when fabric8 is present, and
+ * {@code controller_runtime_*} / {@code workqueue_*} for Java Operator SDK operators when
+ * the SDK is present. Turned off with
+ * {@code controller.observability.kubernetes.enabled=false}.
+ */
+@AutoConfiguration(after = ControllerObservabilityAutoConfiguration.class)
+@ConditionalOnBean(RecordingFailures.class)
+@ConditionalOnBooleanProperty(name = ControllerObservabilityProperties.PREFIX + ".kubernetes.enabled",
+		matchIfMissing = true)
+public class KubernetesObservabilityAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	LeaderElectionMetrics leaderElectionMetrics(MeterRegistry meterRegistry) {
+		return new LeaderElectionMetrics(meterRegistry);
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass({ KubernetesClient.class, KubernetesClientImpl.class })
+	static class KubernetesClientConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		KubernetesClientMetrics kubernetesClientMetrics(MeterRegistry meterRegistry, RecordingFailures failures) {
+			return new KubernetesClientMetrics(meterRegistry, failures);
+		}
+
+		/**
+		 * A client configured as fabric8 configures one by default (kubeconfig, or the
+		 * pod's service account in a cluster), counted. It connects on first use only.
+		 */
+		@Bean(destroyMethod = "close")
+		@ConditionalOnMissingBean
+		KubernetesClient kubernetesClient(KubernetesClientMetrics clientMetrics) {
+			return clientMetrics.instrument(new KubernetesClientBuilder()).build();
+		}
+
+		@Bean
+		static InstrumentingKubernetesClientPostProcessor instrumentingKubernetesClientPostProcessor(
+				ObjectProvider<KubernetesClientMetrics> clientMetrics) {
+			return new InstrumentingKubernetesClientPostProcessor(clientMetrics);
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass({ Operator.class, KubernetesClientImpl.class })
+	static class OperatorConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		ControllerRuntimeMetrics controllerRuntimeMetrics(MeterRegistry meterRegistry, RecordingFailures failures) {
+			return new ControllerRuntimeMetrics(meterRegistry, failures);
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		OperatorObservability operatorObservability(ControllerRuntimeMetrics metrics,
+				ObjectProvider<KubernetesClient> client, LeaderElectionMetrics leaderElection) {
+			return new OperatorObservability(metrics, client.getIfUnique(), leaderElection);
+		}
+
+	}
+
+	/**
+	 * Counts the calls of the application's own {@link KubernetesClient} beans: each is
+	 * replaced by a client with the same configuration and connections whose calls are
+	 * counted. Clients of other types (such as an {@code OpenShiftClient}) are left as
+	 * they are, with a log line saying how to count them.
+	 */
+	static final class InstrumentingKubernetesClientPostProcessor implements BeanPostProcessor {
+
+		private static final Logger logger = LoggerFactory.getLogger(InstrumentingKubernetesClientPostProcessor.class);
+
+		private final ObjectProvider<KubernetesClientMetrics> clientMetrics;
+
+		InstrumentingKubernetesClientPostProcessor(ObjectProvider<KubernetesClientMetrics> clientMetrics) {
+			this.clientMetrics = clientMetrics;
+		}
+
+		@Override
+		public Object postProcessAfterInitialization(Object bean, String beanName) {
+			if (!(bean instanceof KubernetesClient client)) {
+				return bean;
+			}
+			KubernetesClientMetrics metrics = this.clientMetrics.getIfAvailable();
+			if (metrics == null) {
+				return bean;
+			}
+			if (bean.getClass() != KubernetesClientImpl.class) {
+				logger.info("Kubernetes client bean '{}' ({}) is not counted in rest_client_*; build it with "
+						+ "KubernetesClientMetrics.instrument(builder) to count it", beanName, bean.getClass().getName());
+				return bean;
+			}
+			// Re-registering the interceptor under its name replaces it: instrumenting twice counts once.
+			return metrics.instrument(client);
+		}
+
+	}
+
+}

@@ -1,0 +1,50 @@
+package dev.controllerobservability.kubernetes;
+
+import java.util.List;
+
+/**
+ * The metric names, labels and buckets that Go controllers get from client-go and
+ * controller-runtime, and that existing dashboards and alerts query. These names are a
+ * shared standard: unlike the controller's own metrics they are <em>not</em> prefixed
+ * with the controller's namespace, and the linter exempts them from its namespace rule
+ * (promtool's rules still apply).
+ */
+public final class KubernetesConventions {
+
+	/** Prometheus name prefixes of the Kubernetes standard metrics. */
+	public static final List<String> PREFIXES = List.of("rest_client", "controller_runtime", "workqueue",
+			"leader_election");
+
+	/** client-go's {@code rest_client_request_duration_seconds} buckets, in seconds. */
+	public static final List<Double> CLIENT_GO_LATENCY_BUCKETS = List.of(0.005, 0.025, 0.1, 0.25, 0.5, 1.0, 2.0,
+			4.0, 8.0, 15.0, 30.0, 60.0);
+
+	/**
+	 * controller-runtime's workqueue duration buckets (the ones labelled {@code name} and
+	 * {@code controller}), in seconds: {@code ExponentialBuckets(10e-9, 10, 12)}, 10 ns to
+	 * 1000 s.
+	 */
+	public static final List<Double> WORKQUEUE_BUCKETS = List.of(1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1,
+			1.0, 10.0, 100.0, 1000.0);
+
+	/** The {@code code} label value client-go uses when no HTTP response arrived. */
+	public static final String NO_RESPONSE_CODE = "<error>";
+
+	private KubernetesConventions() {
+	}
+
+	/**
+	 * Whether a Prometheus family name is one of the Kubernetes standard names.
+	 * @param familyName the exposed name, such as {@code workqueue_depth}
+	 * @return whether it starts with one of {@link #PREFIXES}
+	 */
+	public static boolean isStandardName(String familyName) {
+		for (String prefix : PREFIXES) {
+			if (familyName.startsWith(prefix + "_")) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+}
