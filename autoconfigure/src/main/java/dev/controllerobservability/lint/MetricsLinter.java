@@ -106,9 +106,10 @@ public final class MetricsLinter {
 
 	private void controllerRules(ExposedFamily family, boolean controller, List<LintFinding> findings) {
 		String name = family.name();
-		// client-go's and controller-runtime's names are a shared standard that dashboards
-		// query as they are: they keep their names, without the controller's namespace.
-		if (controller && !name.startsWith(this.namespacePrefix) && !KubernetesConventions.isStandardName(name)) {
+		// client-go's and controller-runtime's names and labels are a shared standard that
+		// dashboards query as they are: no namespace, and labels such as "name" are theirs.
+		boolean standard = KubernetesConventions.isStandardName(name);
+		if (controller && !standard && !name.startsWith(this.namespacePrefix)) {
 			findings.add(new LintFinding(name,
 					"metric names should start with the controller's namespace \"" + this.namespacePrefix + "\"", true));
 		}
@@ -120,7 +121,7 @@ public final class MetricsLinter {
 					"series should all have the same label names, but have " + sets.get(0) + " and " + sets.get(1),
 					controller));
 		}
-		if (controller) {
+		if (controller && !standard) {
 			for (String label : family.labelKeys()) {
 				if (!this.allowedLabels.contains(label) && (UNBOUNDED_LABELS.contains(label)
 						|| label.endsWith("_id") || label.endsWith("_uid"))) {

@@ -17,15 +17,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
-import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusMetricsExportAutoConfiguration;
-import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
-import dev.controllerobservability.autoconfigure.ControllerObservabilityAutoConfiguration;
-import dev.controllerobservability.autoconfigure.KubernetesObservabilityAutoConfiguration;
 import dev.controllerobservability.kubernetes.client.KubernetesClientMetrics;
 import dev.controllerobservability.testing.PrometheusScrape;
 
@@ -39,12 +33,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class KubernetesClientMetricsIntegrationTests {
 
-	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
-				PrometheusMetricsExportAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
-				ObservationAutoConfiguration.class, ControllerObservabilityAutoConfiguration.class,
-				KubernetesObservabilityAutoConfiguration.class))
-		.withPropertyValues("controller.observability.namespace=karpenter");
+	private final ApplicationContextRunner contextRunner = KubernetesContextRunner
+		.with(PrometheusMetricsExportAutoConfiguration.class);
 
 	private KubernetesMockServer server;
 

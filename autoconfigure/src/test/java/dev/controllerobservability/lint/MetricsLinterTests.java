@@ -62,4 +62,25 @@ class MetricsLinterTests {
 					+ "karpenter_wait_ms metric names should not contain abbreviated units");
 	}
 
+	@Test
+	void keepsKubernetesStandardNamesAndLabelsButHoldsThemToPromtoolsRules() {
+		LintReport report = this.linter.lint(Exposition.parse("""
+				# HELP workqueue_depth Current depth of workqueue.
+				# TYPE workqueue_depth gauge
+				workqueue_depth{controller="provisioner",name="provisioner"} 0
+				# HELP rest_client_requests_total Number of HTTP requests.
+				# TYPE rest_client_requests_total counter
+				rest_client_requests_total{code="200",host="10.0.0.1:443",method="GET"} 1
+				# HELP controller_runtime_reconcile_time_ms Reconcile time.
+				# TYPE controller_runtime_reconcile_time_ms gauge
+				controller_runtime_reconcile_time_ms{controller="provisioner"} 1
+				"""));
+		// No namespace finding and no "name" label finding: dashboards query these as they
+		// are. A promtool finding on one of them is the controller's to fix, not a framework's.
+		assertThat(report.frameworkFindings()).isEmpty();
+		assertThat(report.controllerFindings()).extracting(LintFinding::toString)
+			.containsExactly("controller_runtime_reconcile_time_ms metric names should not contain abbreviated units");
+		assertThat(this.linter.isFramework("workqueue_depth")).isFalse();
+	}
+
 }

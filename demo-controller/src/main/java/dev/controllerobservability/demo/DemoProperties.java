@@ -13,6 +13,18 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 public class DemoProperties {
 
 	/**
+	 * How the demo runs: "simulation" (in-process pods and provisioning loops) or
+	 * "kubernetes" (a Java Operator SDK operator reconciling Provisioner resources and
+	 * pending pods through the Kubernetes API).
+	 */
+	private Mode mode = Mode.SIMULATION;
+
+	/**
+	 * Settings of the kubernetes mode.
+	 */
+	private final Kubernetes kubernetes = new Kubernetes();
+
+	/**
 	 * Provisioners to run a provisioning loop for, by name.
 	 */
 	private Map<String, Provisioner> provisioners = new LinkedHashMap<>();
@@ -41,6 +53,18 @@ public class DemoProperties {
 	 * Most nodes one provisioner keeps; beyond it the oldest is consolidated away.
 	 */
 	private int maxNodesPerProvisioner = 20;
+
+	public Mode getMode() {
+		return this.mode;
+	}
+
+	public void setMode(Mode mode) {
+		this.mode = mode;
+	}
+
+	public Kubernetes getKubernetes() {
+		return this.kubernetes;
+	}
 
 	public Map<String, Provisioner> getProvisioners() {
 		return this.provisioners;
@@ -88,6 +112,68 @@ public class DemoProperties {
 
 	public void setMaxLaunchLatency(Duration maxLaunchLatency) {
 		this.maxLaunchLatency = maxLaunchLatency;
+	}
+
+	/**
+	 * How the demo runs.
+	 */
+	public enum Mode {
+
+		/** In-process pods and provisioning loops; no cluster needed. */
+		SIMULATION,
+
+		/** An operator reconciling Provisioner resources through the Kubernetes API. */
+		KUBERNETES
+
+	}
+
+	/**
+	 * Settings of the kubernetes mode.
+	 */
+	public static class Kubernetes {
+
+		/**
+		 * Which API server to use: "embedded" (the fabric8 mock API server in CRUD mode,
+		 * started in-process, with pods arriving as in the simulation) or "kubeconfig"
+		 * (the cluster of the current kubeconfig context, or the pod's service account).
+		 */
+		private ApiServer apiServer = ApiServer.EMBEDDED;
+
+		/**
+		 * Namespace of the Provisioner resources and pods the embedded API server starts
+		 * with.
+		 */
+		private String namespace = "default";
+
+		public ApiServer getApiServer() {
+			return this.apiServer;
+		}
+
+		public void setApiServer(ApiServer apiServer) {
+			this.apiServer = apiServer;
+		}
+
+		public String getNamespace() {
+			return this.namespace;
+		}
+
+		public void setNamespace(String namespace) {
+			this.namespace = namespace;
+		}
+
+		/**
+		 * Which API server the kubernetes mode uses.
+		 */
+		public enum ApiServer {
+
+			/** The fabric8 mock API server, in-process. */
+			EMBEDDED,
+
+			/** The cluster of the user's kubeconfig or service account. */
+			KUBECONFIG
+
+		}
+
 	}
 
 	/**

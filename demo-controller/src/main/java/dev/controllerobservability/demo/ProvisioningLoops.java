@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
@@ -18,6 +19,7 @@ import org.springframework.stereotype.Component;
  * new pods arrive before every round. Stops with the application.
  */
 @Component
+@ConditionalOnProperty(name = "demo.mode", havingValue = "simulation", matchIfMissing = true)
 public class ProvisioningLoops implements SmartLifecycle {
 
 	private static final Logger logger = LoggerFactory.getLogger(ProvisioningLoops.class);

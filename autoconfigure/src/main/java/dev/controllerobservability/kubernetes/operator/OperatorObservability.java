@@ -41,14 +41,15 @@ public final class OperatorObservability implements Consumer<ConfigurationServic
 	}
 
 	/**
-	 * Sets the operator's metrics and, when one was given, its Kubernetes client.
+	 * Sets the operator's metrics and, when one was given, its Kubernetes client, which
+	 * the operator then leaves open when it stops: whoever created the client closes it.
 	 * @param overrider the operator's configuration
 	 */
 	@Override
 	public void accept(ConfigurationServiceOverrider overrider) {
 		overrider.withMetrics(this.metrics);
 		if (this.client != null) {
-			overrider.withKubernetesClient(this.client);
+			overrider.withKubernetesClient(this.client).withCloseClientOnStop(false);
 		}
 	}
 

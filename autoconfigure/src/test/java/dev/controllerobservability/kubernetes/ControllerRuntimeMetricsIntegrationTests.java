@@ -1,0 +1,240 @@
+package dev.controllerobservability.kubernetes;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.fabric8.kubernetes.api.model.authorization.v1.SelfSubjectRulesReview;
+import io.fabric8.kubernetes.api.model.authorization.v1.SelfSubjectRulesReviewBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.mockwebserver.MockWebServer;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
+import io.javaoperatorsdk.operator.api.config.LeaderElectionConfigurationBuilder;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.retry.GenericRetry;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusMetricsExportAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import dev.controllerobservability.exposition.Exposition;
+import dev.controllerobservability.kubernetes.operator.OperatorObservability;
+import dev.controllerobservability.lint.MetricsLinter;
+import dev.controllerobservability.testing.PrometheusScrape;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A Java Operator SDK operator, configured through {@link OperatorObservability}, reconciles
+ * custom resources on the fabric8 mock API server (CRUD mode) with every outcome
+ * controller-runtime distinguishes; the scrape then holds controller-runtime's series with
+ * exact values.
+ */
+class ControllerRuntimeMetricsIntegrationTests {
+
+	private static final Map<String, String> WIDGET = Map.of("controller", "widget");
+
+	private static final Map<String, String> QUEUE = Map.of("name", "widget", "controller", "widget");
+
+	private final ApplicationContextRunner contextRunner = KubernetesContextRunner
+		.with(PrometheusMetricsExportAutoConfiguration.class);
+
+	private KubernetesMockServer server;
+
+	@BeforeEach
+	void startApiServer() {
+		this.server = new KubernetesMockServer(new io.fabric8.mockwebserver.Context(), new MockWebServer(),
+				new HashMap<>(), new LeaseGrantingDispatcher(), false);
+		this.server.init();
+	}
+
+	@AfterEach
+	void stopApiServer() {
+		this.server.destroy();
+	}
+
+	@Test
+	void recordsEveryReconcileOutcomeUnderControllerRuntimeNames() {
+		this.contextRunner.withBean(KubernetesClient.class, () -> this.server.createClient()).run((context) -> {
+			KubernetesClient client = context.getBean(KubernetesClient.class);
+			PrometheusMeterRegistry registry = context.getBean(PrometheusMeterRegistry.class);
+			Operator operator = new Operator(context.getBean(OperatorObservability.class)
+				.andThen((overrider) -> overrider.withConcurrentReconciliationThreads(3)));
+			operator.register(new WidgetReconciler(), (controller) -> controller
+				.withRetry(new GenericRetry().setMaxAttempts(1).setInitialInterval(20)));
+			operator.start();
+			try {
+				PrometheusScrape registered = scrape(registry);
+				for (String result : List.of("success", "error", "requeue", "requeue_after")) {
+					assertThat(registered.value("controller_runtime_reconcile_total", with(WIDGET, "result", result)))
+						.as(result + " is pre-set to 0")
+						.isEqualTo(0.0);
+				}
+				for (String outcome : List.of("success", "requeue-after", "requeue-once", "fail-once", "fail")) {
+					client.resource(Widget.named(outcome, outcome)).create();
+				}
+				await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+					PrometheusScrape scrape = scrape(registry);
+					assertThat(scrape.value("controller_runtime_terminal_reconcile_errors_total", WIDGET))
+						.isEqualTo(1.0);
+					assertThat(scrape.value("controller_runtime_reconcile_total", with(WIDGET, "result", "success")))
+						.isEqualTo(3.0);
+				});
+			}
+			finally {
+				operator.stop();
+			}
+			PrometheusScrape scrape = scrape(registry);
+			// success: success, requeue-once's second pass, fail-once's retry
+			assertThat(scrape.value("controller_runtime_reconcile_total", with(WIDGET, "result", "success")))
+				.isEqualTo(3.0);
+			// error: fail-once's first pass, fail's two passes
+			assertThat(scrape.value("controller_runtime_reconcile_total", with(WIDGET, "result", "error")))
+				.isEqualTo(3.0);
+			assertThat(scrape.value("controller_runtime_reconcile_total", with(WIDGET, "result", "requeue")))
+				.isEqualTo(1.0);
+			assertThat(scrape.value("controller_runtime_reconcile_total", with(WIDGET, "result", "requeue_after")))
+				.isEqualTo(1.0);
+			assertThat(scrape.value("controller_runtime_reconcile_errors_total", WIDGET)).isEqualTo(3.0);
+			// only fail's second pass had no retry left
+			assertThat(scrape.value("controller_runtime_terminal_reconcile_errors_total", WIDGET)).isEqualTo(1.0);
+			assertThat(scrape.value("controller_runtime_reconcile_time_seconds_count", WIDGET)).isEqualTo(8.0);
+			assertThat(scrape.samples("controller_runtime_reconcile_time_seconds_bucket")).hasSize(41);
+			assertThat(scrape.value("controller_runtime_active_workers", WIDGET)).isEqualTo(0.0);
+			assertThat(scrape.value("controller_runtime_max_concurrent_reconciles", WIDGET)).isEqualTo(3.0);
+			// 5 creations, 2 retries after errors and 1 immediate requeue
+			assertThat(scrape.value("workqueue_adds_total", QUEUE)).isEqualTo(8.0);
+			assertThat(scrape.value("workqueue_retries_total", QUEUE)).isEqualTo(2.0);
+			assertThat(scrape.value("workqueue_depth", QUEUE)).isEqualTo(0.0);
+			assertThat(scrape.value("workqueue_queue_duration_seconds_count", QUEUE)).isEqualTo(8.0);
+			assertThat(scrape.value("workqueue_work_duration_seconds_count", QUEUE)).isEqualTo(8.0);
+			assertThat(scrape.samples("workqueue_work_duration_seconds_bucket")).hasSize(13);
+			assertThat(scrape.value("workqueue_unfinished_work_seconds", QUEUE)).isEqualTo(0.0);
+			assertThat(scrape.value("workqueue_longest_running_processor_seconds", QUEUE)).isEqualTo(0.0);
+			// The operator's API calls went through the instrumented client.
+			assertThat(scrape.samples("rest_client_requests_total")).isNotEmpty();
+			assertThat(new MetricsLinter("karpenter", Set.of(), List.of())
+				.lint(Exposition.parse(registry.scrape()))
+				.controllerFindings()).isEmpty();
+		});
+	}
+
+	@Test
+	void reportsTheOperatorsLeaderElectionStatus() {
+		this.contextRunner.withBean(KubernetesClient.class, () -> this.server.createClient()).run((context) -> {
+			OperatorObservability observability = context.getBean(OperatorObservability.class);
+			List<String> applicationCallbacks = new CopyOnWriteArrayList<>();
+			LeaderElectionConfiguration election = LeaderElectionConfigurationBuilder
+				.aLeaderElectionConfiguration("widget-operator")
+				.withLeaseNamespace("default")
+				.withIdentity("replica-1")
+				.withExitOnStopLeading(false)
+				.withLeaderCallbacks(new LeaderCallbacks(() -> applicationCallbacks.add("start"),
+						() -> applicationCallbacks.add("stop"), (leader) -> applicationCallbacks.add("new " + leader)))
+				.build();
+			PrometheusMeterRegistry registry = context.getBean(PrometheusMeterRegistry.class);
+			Map<String, String> lease = Map.of("name", "widget-operator");
+			Operator operator = new Operator(observability
+				.andThen((overrider) -> overrider.withLeaderElectionConfiguration(observability.observed(election))));
+			assertThat(scrape(registry).value("leader_election_master_status", lease)).isEqualTo(0.0);
+			operator.register(new WidgetReconciler());
+			operator.start();
+			try {
+				await().atMost(Duration.ofSeconds(30))
+					.untilAsserted(() -> assertThat(scrape(registry).value("leader_election_master_status", lease))
+						.isEqualTo(1.0));
+				assertThat(applicationCallbacks).contains("start", "new replica-1");
+			}
+			finally {
+				operator.stop();
+			}
+		});
+	}
+
+	/**
+	 * The API server in CRUD mode, answering the permission check the SDK makes before it
+	 * runs for leader: this identity may do anything with leases.
+	 */
+	static class LeaseGrantingDispatcher extends KubernetesCrudDispatcher {
+
+		LeaseGrantingDispatcher() {
+			super(List.of(CustomResourceDefinitionContext.fromCustomResourceType(Widget.class)));
+		}
+
+		@Override
+		public MockResponse handleCreate(RecordedRequest request) {
+			if (!request.getPath().endsWith("/selfsubjectrulesreviews")) {
+				return super.handleCreate(request);
+			}
+			SelfSubjectRulesReview review = new SelfSubjectRulesReviewBuilder().withNewStatus()
+				.addNewResourceRule()
+				.withApiGroups("coordination.k8s.io")
+				.withResources("leases")
+				.withVerbs("*")
+				.endResourceRule()
+				.endStatus()
+				.build();
+			return new MockResponse().setResponseCode(201).setBody(Serialization.asJson(review));
+		}
+
+	}
+
+	private static Map<String, String> with(Map<String, String> labels, String key, String value) {
+		Map<String, String> all = new HashMap<>(labels);
+		all.put(key, value);
+		return all;
+	}
+
+	private static PrometheusScrape scrape(PrometheusMeterRegistry registry) {
+		return PrometheusScrape.parse(registry.scrape());
+	}
+
+	/**
+	 * Ends each reconciliation as the widget's spec says.
+	 */
+	@ControllerConfiguration(name = "widget")
+	static class WidgetReconciler implements Reconciler<Widget> {
+
+		private final Set<String> seen = ConcurrentHashMap.newKeySet();
+
+		@Override
+		public UpdateControl<Widget> reconcile(Widget widget, Context<Widget> context) {
+			String outcome = widget.getSpec().getOutcome();
+			boolean first = this.seen.add(widget.getMetadata().getName());
+			return switch (outcome) {
+				case "requeue-after" -> UpdateControl.<Widget>noUpdate().rescheduleAfter(Duration.ofHours(1));
+				case "requeue-once" -> first ? UpdateControl.<Widget>noUpdate().rescheduleAfter(0)
+						: UpdateControl.noUpdate();
+				case "fail-once" -> {
+					if (first) {
+						throw new IllegalStateException("transient failure");
+					}
+					yield UpdateControl.noUpdate();
+				}
+				case "fail" -> throw new IllegalStateException("permanent failure");
+				default -> UpdateControl.noUpdate();
+			};
+		}
+
+	}
+
+}

@@ -1,0 +1,80 @@
+package dev.controllerobservability.kubernetes;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.Operator;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import dev.controllerobservability.kubernetes.client.KubernetesClientMetrics;
+import dev.controllerobservability.kubernetes.leader.LeaderElectionMetrics;
+import dev.controllerobservability.kubernetes.operator.ControllerRuntimeMetrics;
+import dev.controllerobservability.kubernetes.operator.OperatorObservability;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * What the Kubernetes auto-configuration provides with and without fabric8 and the Java
+ * Operator SDK on the classpath.
+ */
+class KubernetesObservabilityAutoConfigurationTests {
+
+	private final ApplicationContextRunner contextRunner = KubernetesContextRunner
+		.with(SimpleMetricsExportAutoConfiguration.class);
+
+	@Test
+	void configuresClientOperatorAndLeaderElectionMetricsWhenTheLibrariesArePresent() {
+		this.contextRunner.run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(context).hasSingleBean(KubernetesClientMetrics.class);
+			assertThat(context).hasSingleBean(KubernetesClient.class);
+			assertThat(context).hasSingleBean(ControllerRuntimeMetrics.class);
+			assertThat(context).hasSingleBean(OperatorObservability.class);
+			assertThat(context).hasSingleBean(LeaderElectionMetrics.class);
+		});
+	}
+
+	@Test
+	void configuresNothingOfFabric8OrTheOperatorSdkWithoutThem() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader("io.fabric8", "io.javaoperatorsdk"))
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context).doesNotHaveBean("kubernetesClientMetrics");
+				assertThat(context).doesNotHaveBean("kubernetesClient");
+				assertThat(context).doesNotHaveBean("controllerRuntimeMetrics");
+				assertThat(context).doesNotHaveBean("operatorObservability");
+				assertThat(context).doesNotHaveBean("instrumentingKubernetesClientPostProcessor");
+				// Leader election status needs neither library: any election hook can set it.
+				LeaderElectionMetrics leaderElection = context.getBean(LeaderElectionMetrics.class);
+				leaderElection.leading("provisioner");
+				assertThat(context.getBean(MeterRegistry.class)
+					.get("leader.election.master.status")
+					.tag("name", "provisioner")
+					.gauge()
+					.value()).isEqualTo(1.0);
+			});
+	}
+
+	@Test
+	void configuresTheClientButNoOperatorMetricsWithoutTheOperatorSdk() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader(Operator.class)).run((context) -> {
+			assertThat(context).hasSingleBean(KubernetesClientMetrics.class);
+			assertThat(context).doesNotHaveBean("controllerRuntimeMetrics");
+			assertThat(context).doesNotHaveBean("operatorObservability");
+		});
+	}
+
+	@Test
+	void backsOffWhenTheApplicationDefinesItsOwn() {
+		this.contextRunner
+			.withBean("customOperatorMetrics", ControllerRuntimeMetrics.class,
+					() -> new ControllerRuntimeMetrics(new io.micrometer.core.instrument.simple.SimpleMeterRegistry(),
+							null))
+			.run((context) -> assertThat(context.getBean(ControllerRuntimeMetrics.class))
+				.isSameAs(context.getBean("customOperatorMetrics")));
+	}
+
+}
