@@ -1,8 +1,12 @@
 package dev.controllerobservability.autoconfigure;
 
+import java.util.List;
 import java.util.Set;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.observation.MeterObservationHandler;
+import io.micrometer.observation.ObservationHandler;
+import io.micrometer.observation.ObservationPredicate;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -131,12 +135,26 @@ public final class ControllerObservabilityAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	ControllerOperations controllerOperations(ObservationRegistry observationRegistry, RecordingFailures failures,
-			ControllerObservabilitySettings settings, CardinalityLimiter limiter) {
+			ControllerObservabilitySettings settings, CardinalityLimiter limiter,
+			ControllerObservabilityProperties properties, ObjectProvider<ObservationHandler<?>> handlers,
+			ObjectProvider<ObservationPredicate> predicates) {
 		ControllerOperations.Builder builder = ControllerOperations.builder(observationRegistry, failures)
 			.namespace(settings.namespace())
 			.labelKeys(settings.operationTags())
 			.cardinalityLimiter(limiter);
 		settings.definitions().forEach(builder::definition);
+		List<ObservationHandler<?>> all = handlers.orderedStream().toList();
+		List<OperationMeterObservationHandler> ours = all.stream()
+			.filter(OperationMeterObservationHandler.class::isInstance)
+			.map(OperationMeterObservationHandler.class::cast)
+			.toList();
+		// Only meter handlers (ours first, Boot's default behind it) would see an
+		// operation's observation: recording straight into our meters is the same, minus
+		// the observation's cost. Tracing or any other handler keeps the observation.
+		boolean onlyMeterHandlers = all.stream().allMatch(MeterObservationHandler.class::isInstance);
+		if (properties.getOperations().isDirectRecording() && ours.size() == 1 && onlyMeterHandlers) {
+			builder.directRecording(ours.get(0).seriesCache(), predicates.orderedStream().toList());
+		}
 		return builder.build();
 	}
 

@@ -279,6 +279,22 @@ public class ControllerObservabilityProperties {
 		 */
 		private Map<String, Definition> definitions = new LinkedHashMap<>();
 
+		/**
+		 * Whether to record operations straight into their meters when no tracing and no
+		 * other observation handler bean would see them, skipping the observation (and
+		 * its allocations). Turn off when handlers are added to the observation registry
+		 * by hand rather than as beans.
+		 */
+		private boolean directRecording = true;
+
+		public boolean isDirectRecording() {
+			return this.directRecording;
+		}
+
+		public void setDirectRecording(boolean directRecording) {
+			this.directRecording = directRecording;
+		}
+
 		public List<String> getTags() {
 			return this.tags;
 		}

@@ -15,6 +15,7 @@ import java.util.function.Supplier;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationPredicate;
 import io.micrometer.observation.ObservationRegistry;
 
 import dev.controllerobservability.cardinality.CardinalityLimiter;
@@ -40,8 +41,18 @@ import dev.controllerobservability.stability.Visibility;
  * caller and never changes the work's result or exception: a failure while observing is
  * counted in {@code <namespace>_observability_errors_total}, logged at a limited rate,
  * and the work runs as if unobserved.
+ * <p>
+ * When nothing but the meter handler would see an operation's observation (no tracing,
+ * no other observation handler), the Spring Boot auto-configuration switches on the
+ * direct path ({@link Builder#directRecording}): calls record into the same meters
+ * without creating an observation, and a call with a {@link Tags} instance seen before
+ * allocates nothing. {@link #bind(String, Iterable)} resolves an operation's labels
+ * once for hot paths.
  */
 public class ControllerOperations {
+
+	/** Most label sets per operation whose resolution is remembered on the direct path. */
+	static final int MAX_CACHED_LABEL_SETS = 1024;
 
 	private final ObservationRegistry observationRegistry;
 
@@ -57,7 +68,15 @@ public class ControllerOperations {
 
 	private final ConcurrentMap<String, OperationDescriptor> descriptors = new ConcurrentHashMap<>();
 
+	private final OperationSeriesCache directSeries;
+
+	private final List<ObservationPredicate> predicates;
+
+	private final ConcurrentMap<String, ConcurrentMap<Tags, OperationHandle>> handles = new ConcurrentHashMap<>();
+
 	protected ControllerOperations(Builder builder) {
+		this.directSeries = builder.directSeries;
+		this.predicates = List.copyOf(builder.predicates);
 		this.observationRegistry = builder.observationRegistry;
 		this.namespace = builder.namespace;
 		this.labelKeys = List.copyOf(builder.labelKeys);
@@ -86,6 +105,10 @@ public class ControllerOperations {
 	 * @return what {@code work} returned
 	 */
 	public <T> T observe(String operation, Iterable<Tag> tags, Supplier<T> work) {
+		if (this.directSeries != null) {
+			OperationHandle handle = handle(operation, tags);
+			return (handle != null) ? handle.observe(work) : work.get();
+		}
 		return observeChecked(operation, tags, work::get);
 	}
 
@@ -96,6 +119,16 @@ public class ControllerOperations {
 	 * @param work the work to time
 	 */
 	public void observe(String operation, Iterable<Tag> tags, Runnable work) {
+		if (this.directSeries != null) {
+			OperationHandle handle = handle(operation, tags);
+			if (handle != null) {
+				handle.observe(work);
+			}
+			else {
+				work.run();
+			}
+			return;
+		}
 		runChecked(operation, tags, work::run);
 	}
 
@@ -111,7 +144,98 @@ public class ControllerOperations {
 	 */
 	public <T, E extends Throwable> T observeChecked(String operation, Iterable<Tag> tags,
 			Observation.CheckedCallable<T, E> work) throws E {
+		if (this.directSeries != null) {
+			OperationHandle handle = handle(operation, tags);
+			return (handle != null) ? handle.observeChecked(work) : work.call();
+		}
 		Observation observation = start(operation, tags);
+		return observe(observation, work);
+	}
+
+	/**
+	 * Whether operations are recorded straight into their meters rather than through an
+	 * observation.
+	 * @return whether the direct path is on
+	 */
+	public boolean isRecordingDirectly() {
+		return this.directSeries != null;
+	}
+
+	/**
+	 * Resolves an operation's labels once, for a hot path that times the same operation
+	 * with the same label values again and again.
+	 * @param operation operation name such as {@code bind}
+	 * @param tags label values, keys from the configured operation labels
+	 * @return the handle
+	 * @throws IllegalArgumentException if the name has no valid snake_case form
+	 */
+	public OperationHandle bind(String operation, Iterable<Tag> tags) {
+		OperationDescriptor descriptor = describe(operation);
+		Tags labels = labels(descriptor, tags);
+		OperationSeries series = null;
+		if (this.directSeries != null && recordsDirectly(descriptor)) {
+			series = this.directSeries.series(descriptor, labels);
+		}
+		return new OperationHandle(this, descriptor, labels, series,
+				(this.directSeries != null) ? this.directSeries.clock() : null, this.failures);
+	}
+
+	/**
+	 * The handle of a direct-path call, remembered for {@link Tags} instances; or
+	 * {@code null} when the operation cannot be resolved (the failure is recorded and
+	 * the work runs unobserved).
+	 */
+	private OperationHandle handle(String operation, Iterable<Tag> tags) {
+		Tags key = (tags instanceof Tags given) ? given : (tags != null) ? null : Tags.empty();
+		ConcurrentMap<Tags, OperationHandle> known = this.handles.get(operation);
+		if (known != null && key != null) {
+			OperationHandle handle = known.get(key);
+			if (handle != null) {
+				return handle;
+			}
+		}
+		try {
+			OperationHandle handle = bind(operation, tags);
+			if (key != null) {
+				if (known == null) {
+					known = this.handles.computeIfAbsent(operation, (name) -> new ConcurrentHashMap<>());
+				}
+				if (known.size() < MAX_CACHED_LABEL_SETS) {
+					known.putIfAbsent(key, handle);
+				}
+			}
+			return handle;
+		}
+		catch (Throwable ex) {
+			handle("start of operation " + operation, ex);
+			return null;
+		}
+	}
+
+	private boolean recordsDirectly(OperationDescriptor descriptor) {
+		if (this.predicates.isEmpty()) {
+			return true;
+		}
+		Observation.Context context = new OperationContext(descriptor, Tags.empty());
+		for (ObservationPredicate predicate : this.predicates) {
+			if (!predicate.test(descriptor.baseName(), context)) {
+				// Switched off by name: the observation path skips it as the registry says.
+				return false;
+			}
+		}
+		return true;
+	}
+
+	/**
+	 * Times work through the Observation API with already resolved labels.
+	 */
+	<T, E extends Throwable> T observeResolved(OperationDescriptor descriptor, Tags labels,
+			Observation.CheckedCallable<T, E> work) throws E {
+		return observe(start(descriptor, labels), work);
+	}
+
+	private <T, E extends Throwable> T observe(Observation observation, Observation.CheckedCallable<T, E> work)
+			throws E {
 		Observation.Scope scope = openScope(observation);
 		try {
 			return work.call();
@@ -211,10 +335,22 @@ public class ControllerOperations {
 	}
 
 	private Observation start(String operation, Iterable<Tag> tags) {
+		OperationDescriptor descriptor;
+		Tags labels;
+		try {
+			descriptor = describe(operation);
+			labels = labels(descriptor, tags);
+		}
+		catch (Throwable ex) {
+			handle("start of operation " + operation, ex);
+			return Observation.NOOP;
+		}
+		return start(descriptor, labels);
+	}
+
+	private Observation start(OperationDescriptor descriptor, Tags labels) {
 		Observation observation;
 		try {
-			OperationDescriptor descriptor = describe(operation);
-			Tags labels = labels(descriptor, tags);
 			OperationContext context = new OperationContext(descriptor, labels);
 			observation = Observation.createNotStarted(descriptor.baseName(), () -> context, this.observationRegistry)
 				.contextualName(descriptor.operation());
@@ -223,7 +359,7 @@ public class ControllerOperations {
 			}
 		}
 		catch (Throwable ex) {
-			handle("start of operation " + operation, ex);
+			handle("start of operation " + descriptor.operation(), ex);
 			return Observation.NOOP;
 		}
 		try {
@@ -232,7 +368,7 @@ public class ControllerOperations {
 		catch (Throwable ex) {
 			// Handlers ahead of the failing one have started: stopping later keeps their
 			// state (such as the in-flight gauge) balanced.
-			handle("start of operation " + operation, ex);
+			handle("start of operation " + descriptor.operation(), ex);
 		}
 		return observation;
 	}
@@ -330,6 +466,10 @@ public class ControllerOperations {
 
 		private CardinalityLimiter limiter;
 
+		private OperationSeriesCache directSeries;
+
+		private List<ObservationPredicate> predicates = List.of();
+
 		private Builder(ObservationRegistry observationRegistry, RecordingFailures failures) {
 			this.observationRegistry = Objects.requireNonNull(observationRegistry, "observationRegistry");
 			this.failures = Objects.requireNonNull(failures, "failures");
@@ -374,6 +514,22 @@ public class ControllerOperations {
 		 */
 		public Builder cardinalityLimiter(CardinalityLimiter limiter) {
 			this.limiter = limiter;
+			return this;
+		}
+
+		/**
+		 * Records operations straight into the meter handler's series instead of through
+		 * an observation. Use it only when no handler but
+		 * {@link OperationMeterObservationHandler} would see operation observations: no
+		 * tracing, no other handler. Operations the registry's predicates switch off by
+		 * name keep going through the (then no-op) observation.
+		 * @param series the handler's series, {@link OperationMeterObservationHandler#seriesCache()}
+		 * @param predicates the observation registry's predicates
+		 * @return this builder
+		 */
+		public Builder directRecording(OperationSeriesCache series, List<ObservationPredicate> predicates) {
+			this.directSeries = Objects.requireNonNull(series, "series");
+			this.predicates = List.copyOf(predicates);
 			return this;
 		}
 

@@ -1,7 +1,5 @@
 package dev.controllerobservability.operations;
 
-import java.util.concurrent.atomic.AtomicLong;
-
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.observation.Observation;
 
@@ -19,7 +17,7 @@ public final class OperationContext extends Observation.Context {
 
 	private long startNanos;
 
-	private AtomicLong inFlight;
+	private OperationSeries series;
 
 	private OperationMeterObservationHandler startedBy;
 
@@ -67,9 +65,15 @@ public final class OperationContext extends Observation.Context {
 	 */
 	public String getErrorLabel() {
 		Throwable error = getError();
-		if (error == null) {
-			return MetricConventions.NONE;
-		}
+		return (error != null) ? errorLabel(error) : MetricConventions.NONE;
+	}
+
+	/**
+	 * The {@code error} label value of a failure: its exception's simple class name.
+	 * @param error what the operation threw
+	 * @return the label value
+	 */
+	static String errorLabel(Throwable error) {
 		String simpleName = error.getClass().getSimpleName();
 		return simpleName.isEmpty() ? error.getClass().getName() : simpleName;
 	}
@@ -82,12 +86,12 @@ public final class OperationContext extends Observation.Context {
 		this.startNanos = startNanos;
 	}
 
-	AtomicLong getInFlight() {
-		return this.inFlight;
+	OperationSeries getSeries() {
+		return this.series;
 	}
 
-	void setInFlight(AtomicLong inFlight) {
-		this.inFlight = inFlight;
+	void setSeries(OperationSeries series) {
+		this.series = series;
 	}
 
 	void started(OperationMeterObservationHandler handler) {

@@ -1,19 +1,12 @@
 package dev.controllerobservability.operations;
 
-import java.time.Duration;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
-import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Clock;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Tags;
-import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.observation.MeterObservationHandler;
 import io.micrometer.observation.Observation;
 
-import dev.controllerobservability.metrics.MetricConventions;
 import dev.controllerobservability.metrics.RecordingFailures;
 
 /**
@@ -29,11 +22,11 @@ import dev.controllerobservability.metrics.RecordingFailures;
  */
 public final class OperationMeterObservationHandler implements MeterObservationHandler<OperationContext> {
 
-	private final MeterRegistry registry;
+	private final OperationSeriesCache series;
+
+	private final Clock clock;
 
 	private final RecordingFailures failures;
-
-	private final ConcurrentMap<String, OperationMeters> meters = new ConcurrentHashMap<>();
 
 	/**
 	 * Creates a handler.
@@ -41,8 +34,18 @@ public final class OperationMeterObservationHandler implements MeterObservationH
 	 * @param failures where recording failures go
 	 */
 	public OperationMeterObservationHandler(MeterRegistry registry, RecordingFailures failures) {
-		this.registry = registry;
+		this.series = new OperationSeriesCache(registry);
+		this.clock = registry.config().clock();
 		this.failures = failures;
+	}
+
+	/**
+	 * The meters this handler records into, for {@link ControllerOperations}' direct
+	 * path to record into the same series.
+	 * @return the series cache
+	 */
+	public OperationSeriesCache seriesCache() {
+		return this.series;
 	}
 
 	@Override
@@ -53,11 +56,11 @@ public final class OperationMeterObservationHandler implements MeterObservationH
 	@Override
 	public void onStart(OperationContext context) {
 		try {
-			context.setStartNanos(this.registry.config().clock().monotonicTime());
+			context.setStartNanos(this.clock.monotonicTime());
 			context.started(this);
-			AtomicLong inFlight = metersFor(context.getDescriptor()).inFlight(context.getLabels());
-			inFlight.incrementAndGet();
-			context.setInFlight(inFlight);
+			OperationSeries series = this.series.series(context.getDescriptor(), context.getLabels());
+			series.inFlight().incrementAndGet();
+			context.setSeries(series);
 		}
 		catch (Throwable ex) {
 			handle("start of " + context.getDescriptor().operation(), ex);
@@ -70,15 +73,15 @@ public final class OperationMeterObservationHandler implements MeterObservationH
 			return;
 		}
 		try {
-			long duration = this.registry.config().clock().monotonicTime() - context.getStartNanos();
-			AtomicLong inFlight = context.getInFlight();
-			if (inFlight != null) {
-				inFlight.decrementAndGet();
+			long duration = this.clock.monotonicTime() - context.getStartNanos();
+			OperationSeries series = context.getSeries();
+			if (series == null) {
+				series = this.series.series(context.getDescriptor(), context.getLabels());
 			}
-			metersFor(context.getDescriptor())
-				.timer(context.getLabels().and(MetricConventions.RESULT_LABEL, context.getResult(),
-						MetricConventions.ERROR_LABEL, context.getErrorLabel()))
-				.record(duration, TimeUnit.NANOSECONDS);
+			else {
+				series.inFlight().decrementAndGet();
+			}
+			series.timer(context.getError()).record(duration, TimeUnit.NANOSECONDS);
 		}
 		catch (Throwable ex) {
 			handle("duration of " + context.getDescriptor().operation(), ex);
@@ -90,66 +93,6 @@ public final class OperationMeterObservationHandler implements MeterObservationH
 			throw (VirtualMachineError) ex;
 		}
 		this.failures.record(action, ex);
-	}
-
-	private OperationMeters metersFor(OperationDescriptor descriptor) {
-		OperationMeters existing = this.meters.get(descriptor.baseName());
-		return (existing != null) ? existing
-				: this.meters.computeIfAbsent(descriptor.baseName(), (name) -> new OperationMeters(descriptor));
-	}
-
-	/** The meters of one operation, cached per label set. */
-	private final class OperationMeters {
-
-		private final OperationDescriptor descriptor;
-
-		private final String durationName;
-
-		private final String inFlightName;
-
-		private final Duration[] buckets;
-
-		private final ConcurrentMap<Tags, AtomicLong> inFlight = new ConcurrentHashMap<>();
-
-		private final ConcurrentMap<Tags, Timer> timers = new ConcurrentHashMap<>();
-
-		OperationMeters(OperationDescriptor descriptor) {
-			this.descriptor = descriptor;
-			this.durationName = descriptor.durationName();
-			this.inFlightName = descriptor.inFlightName();
-			this.buckets = descriptor.buckets().toArray(Duration[]::new);
-		}
-
-		AtomicLong inFlight(Tags labels) {
-			AtomicLong existing = this.inFlight.get(labels);
-			return (existing != null) ? existing : this.inFlight.computeIfAbsent(labels, this::registerInFlight);
-		}
-
-		Timer timer(Tags tags) {
-			Timer existing = this.timers.get(tags);
-			return (existing != null) ? existing : this.timers.computeIfAbsent(tags, this::registerTimer);
-		}
-
-		private AtomicLong registerInFlight(Tags labels) {
-			AtomicLong value = new AtomicLong();
-			Gauge.builder(this.inFlightName, value, AtomicLong::get)
-				.description(this.descriptor.inFlightDescription())
-				.tags(labels)
-				.strongReference(true)
-				.register(OperationMeterObservationHandler.this.registry);
-			return value;
-		}
-
-		private Timer registerTimer(Tags tags) {
-			Timer.Builder builder = Timer.builder(this.durationName)
-				.description(this.descriptor.durationDescription())
-				.tags(tags);
-			if (this.buckets.length > 0) {
-				builder.serviceLevelObjectives(this.buckets);
-			}
-			return builder.register(OperationMeterObservationHandler.this.registry);
-		}
-
 	}
 
 }

@@ -9,6 +9,8 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.distribution.CountAtBucket;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
 import org.junit.jupiter.api.Test;
 
@@ -51,6 +53,51 @@ class ControllerObservabilityAutoConfigurationTests {
 			.hasSingleBean(OperationMeterObservationHandler.class)
 			.hasSingleBean(ControllerOperations.class)
 			.hasSingleBean(ObservedOperationAspect.class));
+	}
+
+	@Test
+	void recordsOperationsDirectlyWhenOnlyMeterHandlersWouldSeeThem() {
+		this.contextRunner.run((context) -> {
+			ControllerOperations operations = context.getBean(ControllerOperations.class);
+			assertThat(operations.isRecordingDirectly()).isTrue();
+			operations.observe("bind", Tags.of("provisioner", "gpu"), () -> "bound");
+			assertThat(context.getBean(MeterRegistry.class)
+				.get("controller.bind.duration")
+				.tags("provisioner", "gpu", "result", "success")
+				.timer()
+				.count()).isEqualTo(1);
+		});
+	}
+
+	@Test
+	void keepsTheObservationWhenAnotherHandlerWouldSeeIt() {
+		List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+		ObservationHandler<Observation.Context> tracingLike = new ObservationHandler<>() {
+			@Override
+			public boolean supportsContext(Observation.Context context) {
+				return true;
+			}
+
+			@Override
+			public void onStart(Observation.Context context) {
+				seen.add(context.getName());
+			}
+		};
+		this.contextRunner.withBean("tracingLike", ObservationHandler.class, () -> tracingLike).run((context) -> {
+			ControllerOperations operations = context.getBean(ControllerOperations.class);
+			assertThat(operations.isRecordingDirectly()).isFalse();
+			operations.observe("bind", Tags.of("provisioner", "gpu"), () -> "bound");
+			assertThat(seen).containsExactly("controller.bind");
+			assertThat(context.getBean(MeterRegistry.class).get("controller.bind.duration").timer().count())
+				.isEqualTo(1);
+		});
+	}
+
+	@Test
+	void keepsTheObservationWhenDirectRecordingIsOff() {
+		this.contextRunner.withPropertyValues("controller.observability.operations.direct-recording=false")
+			.run((context) -> assertThat(context.getBean(ControllerOperations.class).isRecordingDirectly())
+				.isFalse());
 	}
 
 	@Test

@@ -40,11 +40,13 @@ final class ReliabilityFixture {
 		this.limiter = new CardinalityLimiter(this.registry, "karpenter", Map.of(), maxLabelValues,
 				maxLabelValueLength);
 		ObservationRegistry observations = ObservationRegistry.create();
-		observations.observationConfig()
-			.observationHandler(new OperationMeterObservationHandler(this.registry, this.failures));
+		OperationMeterObservationHandler handler = new OperationMeterObservationHandler(this.registry, this.failures);
+		observations.observationConfig().observationHandler(handler);
+		// The direct path, as the auto-configuration sets it up when nothing traces.
 		this.operations = ControllerOperations.builder(observations, this.failures)
 			.namespace("karpenter")
 			.cardinalityLimiter(this.limiter)
+			.directRecording(handler.seriesCache(), List.of())
 			.build();
 		this.metrics = new ControllerMetrics(this.registry,
 				MetricCatalog.of("karpenter",
