@@ -17,6 +17,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Lazy;
 
 import dev.controllerobservability.kubernetes.client.KubernetesClientMetrics;
 import dev.controllerobservability.kubernetes.leader.LeaderElectionMetrics;
@@ -48,6 +49,7 @@ public class KubernetesObservabilityAutoConfiguration {
 	static class KubernetesClientConfiguration {
 
 		@Bean
+		@Lazy
 		@ConditionalOnMissingBean
 		KubernetesClientMetrics kubernetesClientMetrics(MeterRegistry meterRegistry, RecordingFailures failures) {
 			return new KubernetesClientMetrics(meterRegistry, failures);
@@ -55,9 +57,12 @@ public class KubernetesObservabilityAutoConfiguration {
 
 		/**
 		 * A client configured as fabric8 configures one by default (kubeconfig, or the
-		 * pod's service account in a cluster), counted. It connects on first use only.
+		 * pod's service account in a cluster), counted. Created when first needed (building
+		 * one costs start-up time an application without Kubernetes calls should not pay),
+		 * and it connects on first use only.
 		 */
 		@Bean(destroyMethod = "close")
+		@Lazy
 		@ConditionalOnMissingBean
 		KubernetesClient kubernetesClient(KubernetesClientMetrics clientMetrics) {
 			return clientMetrics.instrument(new KubernetesClientBuilder()).build();
@@ -76,16 +81,18 @@ public class KubernetesObservabilityAutoConfiguration {
 	static class OperatorConfiguration {
 
 		@Bean
+		@Lazy
 		@ConditionalOnMissingBean
 		ControllerRuntimeMetrics controllerRuntimeMetrics(MeterRegistry meterRegistry, RecordingFailures failures) {
 			return new ControllerRuntimeMetrics(meterRegistry, failures);
 		}
 
 		@Bean
+		@Lazy
 		@ConditionalOnMissingBean
 		OperatorObservability operatorObservability(ControllerRuntimeMetrics metrics,
 				ObjectProvider<KubernetesClient> client, LeaderElectionMetrics leaderElection) {
-			return new OperatorObservability(metrics, client.getIfUnique(), leaderElection);
+			return new OperatorObservability(metrics, client::getIfUnique, leaderElection);
 		}
 
 	}

@@ -30,6 +30,8 @@ import dev.controllerobservability.rules.RuleSet;
  * application ({@code fail}); framework findings are only summarised, since the
  * controller does not name those metrics.</li>
  * </ul>
+ * Only what can stop the application runs before it is ready: in {@code warn} mode the
+ * lint runs on a background thread, on the same scrape, and logs a moment later.
  */
 class StartupChecks implements ApplicationListener<ApplicationReadyEvent> {
 
@@ -51,7 +53,14 @@ class StartupChecks implements ApplicationListener<ApplicationReadyEvent> {
 	public void onApplicationEvent(ApplicationReadyEvent event) {
 		Exposition exposition = this.liveMetrics.exposition();
 		checkRules(exposition);
-		lint(exposition);
+		if (this.lintMode == Mode.FAIL) {
+			lint(exposition);
+		}
+		else if (this.lintMode == Mode.WARN) {
+			Thread lint = new Thread(() -> lint(exposition), "controller-observability-lint");
+			lint.setDaemon(true);
+			lint.start();
+		}
 	}
 
 	private void checkRules(Exposition exposition) {

@@ -1,6 +1,7 @@
 package dev.controllerobservability.kubernetes.operator;
 
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.config.ConfigurationServiceOverrider;
@@ -22,18 +23,18 @@ public final class OperatorObservability implements Consumer<ConfigurationServic
 
 	private final ControllerRuntimeMetrics metrics;
 
-	private final KubernetesClient client;
+	private final Supplier<KubernetesClient> client;
 
 	private final LeaderElectionMetrics leaderElection;
 
 	/**
 	 * Creates the configurer.
 	 * @param metrics the operator metrics
-	 * @param client the instrumented client the operator should use, or {@code null} to
-	 * leave the operator's client alone
+	 * @param client supplies the instrumented client the operator should use when it is
+	 * configured, or {@code null} to leave the operator's client alone
 	 * @param leaderElection the election status gauges
 	 */
-	public OperatorObservability(ControllerRuntimeMetrics metrics, KubernetesClient client,
+	public OperatorObservability(ControllerRuntimeMetrics metrics, Supplier<KubernetesClient> client,
 			LeaderElectionMetrics leaderElection) {
 		this.metrics = metrics;
 		this.client = client;
@@ -48,8 +49,9 @@ public final class OperatorObservability implements Consumer<ConfigurationServic
 	@Override
 	public void accept(ConfigurationServiceOverrider overrider) {
 		overrider.withMetrics(this.metrics);
-		if (this.client != null) {
-			overrider.withKubernetesClient(this.client).withCloseClientOnStop(false);
+		KubernetesClient client = (this.client != null) ? this.client.get() : null;
+		if (client != null) {
+			overrider.withKubernetesClient(client).withCloseClientOnStop(false);
 		}
 	}
 
