@@ -1,0 +1,64 @@
+package dev.controllerobservability.benchmarks;
+
+import java.util.Map;
+
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+
+import dev.controllerobservability.operations.ObservedOperation;
+import dev.controllerobservability.operations.OperationTag;
+
+/**
+ * A controller with the starter, auto-configured as an application would be, for the
+ * recording and scrape benchmarks: namespace {@code bench}, a declared
+ * {@code bench_pods_bound_total} counter and an {@link ObservedOperation} bean. Framework
+ * meters are off so that a scrape holds the controller's series only.
+ */
+@SpringBootConfiguration
+@EnableAutoConfiguration
+public class BenchmarkApplication {
+
+	static ConfigurableApplicationContext start(Map<String, Object> extraProperties) {
+		Map<String, Object> properties = new java.util.HashMap<>(Map.of(
+				// Not the demo's application.yaml, which is on the class path too.
+				"spring.config.name", "benchmark", "controller.observability.namespace", "bench",
+				"controller.observability.max-label-values", "100000", "controller.observability.lint.mode", "off",
+				"controller.observability.kubernetes.enabled", "false",
+				"controller.observability.metrics.pods_bound_total.type", "counter",
+				"controller.observability.metrics.pods_bound_total.help", "Number of pods bound.",
+				"controller.observability.metrics.pods_bound_total.labels", "provisioner"));
+		for (String framework : new String[] { "jvm", "process", "system", "disk", "executor", "application",
+				"logback", "tomcat", "http" }) {
+			properties.put("management.metrics.enable." + framework, "false");
+		}
+		properties.putAll(extraProperties);
+		return new SpringApplicationBuilder(BenchmarkApplication.class).web(WebApplicationType.NONE)
+			.properties(properties)
+			.logStartupInfo(false)
+			.run();
+	}
+
+	@Bean
+	ObservedBinder observedBinder() {
+		return new ObservedBinder();
+	}
+
+	/**
+	 * Binds through {@code @ObservedOperation}, as an application's bean would.
+	 */
+	public static class ObservedBinder {
+
+		private static final Object BOUND = new Object();
+
+		@ObservedOperation("bind")
+		public Object bind(@OperationTag("provisioner") String provisioner) {
+			return BOUND;
+		}
+
+	}
+
+}

@@ -1,0 +1,88 @@
+package dev.controllerobservability.benchmarks;
+
+import java.lang.management.ManagementFactory;
+import java.lang.ref.Reference;
+import java.lang.management.MemoryMXBean;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+
+import org.springframework.context.ConfigurableApplicationContext;
+
+import dev.controllerobservability.metrics.ControllerMeterFilter;
+import dev.controllerobservability.metrics.RecordingFailures;
+import dev.controllerobservability.operations.ControllerOperations;
+import dev.controllerobservability.operations.OperationMeterObservationHandler;
+
+/**
+ * Heap measurements, each in a JVM of its own started by {@link RunBenchmarks}; prints
+ * one {@code RESULT <name> <value>} line.
+ * <ul>
+ * <li>{@code startup starter|baseline}: heap used after start-up and a full collection;</li>
+ * <li>{@code series N}: heap retained per operation series (duration histogram with the 40
+ * default buckets, its success timer and the in-flight gauge), from the used heap after a
+ * full collection before and after creating N series on the direct path.</li>
+ * </ul>
+ */
+public final class HeapProbe {
+
+	private HeapProbe() {
+	}
+
+	public static void main(String[] args) throws Exception {
+		switch (args[0]) {
+			case "startup" -> {
+				ConfigurableApplicationContext context = StartupApplications.start(args[1]);
+				System.out.println("RESULT heap-after-start-" + args[1] + " " + usedAfterGc());
+				context.close();
+			}
+			case "series" -> System.out.println("RESULT heap-per-series " + bytesPerSeries(Integer.parseInt(args[1])));
+			default -> throw new IllegalArgumentException("Unknown probe '" + args[0] + "'; use startup or series");
+		}
+	}
+
+	private static double bytesPerSeries(int count) throws InterruptedException {
+		PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+		registry.config().meterFilter(ControllerMeterFilter.builder("bench").build());
+		RecordingFailures failures = new RecordingFailures(registry, "bench", Duration.ofMinutes(1));
+		OperationMeterObservationHandler handler = new OperationMeterObservationHandler(registry, failures);
+		ControllerOperations operations = ControllerOperations.builder(ObservationRegistry.create(), failures)
+			.namespace("bench")
+			.directRecording(handler.seriesCache(), List.of())
+			.build();
+		List<Tags> tags = new ArrayList<>(count);
+		for (int i = 0; i < count; i++) {
+			tags.add(Tags.of("provisioner", "provisioner-" + i));
+		}
+		// One series first, so that classes and shared structures are not counted.
+		operations.observe("reconcile", Tags.of("provisioner", "warm-up"), () -> 0);
+		long before = usedAfterGc();
+		for (Tags labels : tags) {
+			operations.observe("reconcile", labels, () -> 0);
+		}
+		long after = usedAfterGc();
+		Reference.reachabilityFence(operations);
+		Reference.reachabilityFence(handler);
+		if (registry.find("bench.reconcile.duration").timers().size() != count + 1) {
+			throw new IllegalStateException("Expected " + (count + 1) + " series");
+		}
+		return (double) (after - before) / count;
+	}
+
+	private static long usedAfterGc() throws InterruptedException {
+		MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+		long used = Long.MAX_VALUE;
+		for (int i = 0; i < 5; i++) {
+			System.gc();
+			Thread.sleep(100);
+			used = Math.min(used, memory.getHeapMemoryUsage().getUsed());
+		}
+		return used;
+	}
+
+}

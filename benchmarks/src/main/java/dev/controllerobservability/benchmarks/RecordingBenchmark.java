@@ -1,0 +1,226 @@
+package dev.controllerobservability.benchmarks;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
+import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+import org.springframework.context.ConfigurableApplicationContext;
+
+import dev.controllerobservability.catalog.ControllerMetrics;
+import dev.controllerobservability.metrics.MetricConventions;
+import dev.controllerobservability.operations.ControllerOperations;
+import dev.controllerobservability.operations.OperationHandle;
+
+/**
+ * Timing one operation (trivial work) with each way a controller could record it, the
+ * label value cycling over 50 provisioners:
+ * <ul>
+ * <li>A: a hand-written Micrometer timer, built and registered per call (and A0: the
+ * same timer cached, what any Micrometer timer costs at least);</li>
+ * <li>B: stock {@code Observation} with Micrometer's default meter handler;</li>
+ * <li>C: {@code ControllerOperations.observe} of this starter, as auto-configured (and
+ * C0: the same through the observation, as before the direct path);</li>
+ * <li>D: {@code @ObservedOperation} through the Spring proxy;</li>
+ * <li>E: a pre-bound {@code OperationHandle};</li>
+ * <li>F: the floor: a prometheus-metrics-core histogram data point, classic buckets
+ * only, cached per label value;</li>
+ * <li>G: a catalog counter increment, and a cached Micrometer counter beside it.</li>
+ * </ul>
+ * Every timed variant reads the clock twice, so they differ only by what recording costs.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 1, jvmArgsAppend = { "-Xmx1g", "-Djava.awt.headless=true" })
+public class RecordingBenchmark {
+
+	static final int PROVISIONERS = 50;
+
+	private static final Object RESULT = new Object();
+
+	private static final Supplier<Object> WORK = () -> RESULT;
+
+	private final Tags[] tags = new Tags[PROVISIONERS];
+
+	private final String[] names = new String[PROVISIONERS];
+
+	private final OperationHandle[] handles = new OperationHandle[PROVISIONERS];
+
+	private final DistributionDataPoint[] floor = new DistributionDataPoint[PROVISIONERS];
+
+	private final Counter[] cachedCounters = new Counter[PROVISIONERS];
+
+	private final Timer[] cachedTimers = new Timer[PROVISIONERS];
+
+	private final Duration[] buckets = MetricConventions.CONTROLLER_RUNTIME_DURATION_BUCKETS.stream()
+		.map((seconds) -> Duration.ofNanos(Math.round(seconds * 1e9)))
+		.toArray(Duration[]::new);
+
+	private ConfigurableApplicationContext context;
+
+	private ControllerOperations operations;
+
+	private ControllerOperations observedOperations;
+
+	private BenchmarkApplication.ObservedBinder binder;
+
+	private ControllerMetrics metrics;
+
+	private PrometheusMeterRegistry stock;
+
+	private ObservationRegistry stockObservations;
+
+	@Setup
+	public void setUp() {
+		this.context = BenchmarkApplication.start(Map.of());
+		this.operations = this.context.getBean(ControllerOperations.class);
+		if (!this.operations.isRecordingDirectly()) {
+			throw new IllegalStateException("The auto-configured operations should record directly");
+		}
+		this.observedOperations = BenchmarkApplication.start(Map.of("spring.application.name", "observed",
+				"controller.observability.operations.direct-recording", "false"))
+			.getBean(ControllerOperations.class);
+		this.binder = this.context.getBean(BenchmarkApplication.ObservedBinder.class);
+		this.metrics = this.context.getBean(ControllerMetrics.class);
+		this.stock = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+		this.stockObservations = ObservationRegistry.create();
+		this.stockObservations.observationConfig().observationHandler(new DefaultMeterObservationHandler(this.stock));
+		PrometheusRegistry floorRegistry = new PrometheusRegistry();
+		Histogram histogram = Histogram.builder()
+			.name("floor_bind_duration_seconds")
+			.help("Floor.")
+			.labelNames("provisioner")
+			.classicUpperBounds(MetricConventions.CONTROLLER_RUNTIME_DURATION_BUCKETS.stream()
+				.mapToDouble(Double::doubleValue)
+				.toArray())
+			.classicOnly()
+			.register(floorRegistry);
+		for (int i = 0; i < PROVISIONERS; i++) {
+			this.names[i] = "provisioner-" + i;
+			this.tags[i] = Tags.of("provisioner", this.names[i]);
+			this.handles[i] = this.operations.bind("bind", this.tags[i]);
+			this.floor[i] = histogram.labelValues(this.names[i]);
+			this.cachedCounters[i] = Counter.builder("cached.pods.bound").tags(this.tags[i]).register(this.stock);
+			this.cachedTimers[i] = Timer.builder("cached.bind.duration")
+				.tags(this.tags[i])
+				.serviceLevelObjectives(this.buckets)
+				.register(this.stock);
+		}
+	}
+
+	@TearDown
+	public void tearDown() {
+		this.context.close();
+	}
+
+	@Benchmark
+	public Object a_handWrittenTimer(Cursor cursor) {
+		int i = cursor.next();
+		long start = System.nanoTime();
+		Object result = WORK.get();
+		Timer.builder("hand.bind.duration")
+			.tags(this.tags[i])
+			.serviceLevelObjectives(this.buckets)
+			.register(this.stock)
+			.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+		return result;
+	}
+
+	@Benchmark
+	public Object a0_cachedMicrometerTimer(Cursor cursor) {
+		int i = cursor.next();
+		long start = System.nanoTime();
+		Object result = WORK.get();
+		this.cachedTimers[i].record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+		return result;
+	}
+
+	@Benchmark
+	public Object b_stockObservation(Cursor cursor) {
+		return Observation.createNotStarted("stock.bind", this.stockObservations)
+			.lowCardinalityKeyValue("provisioner", this.names[cursor.next()])
+			.observe(WORK);
+	}
+
+	@Benchmark
+	public Object c_operationsObserve(Cursor cursor) {
+		return this.operations.observe("bind", this.tags[cursor.next()], WORK);
+	}
+
+	@Benchmark
+	public Object c0_operationsObserveThroughObservation(Cursor cursor) {
+		return this.observedOperations.observe("bind", this.tags[cursor.next()], WORK);
+	}
+
+	@Benchmark
+	public Object d_observedOperationAnnotation(Cursor cursor) {
+		return this.binder.bind(this.names[cursor.next()]);
+	}
+
+	@Benchmark
+	public Object e_preBoundHandle(Cursor cursor) {
+		return this.handles[cursor.next()].observe(WORK);
+	}
+
+	@Benchmark
+	public Object f_prometheusHistogramFloor(Cursor cursor) {
+		int i = cursor.next();
+		long start = System.nanoTime();
+		Object result = WORK.get();
+		this.floor[i].observe((System.nanoTime() - start) / 1e9);
+		return result;
+	}
+
+	@Benchmark
+	public void g_catalogCounter(Cursor cursor) {
+		this.metrics.counter("pods_bound_total", "provisioner", this.names[cursor.next()]).increment();
+	}
+
+	@Benchmark
+	public void g_cachedMicrometerCounter(Cursor cursor) {
+		this.cachedCounters[cursor.next()].increment();
+	}
+
+	/**
+	 * Each benchmark thread's position in the 50 provisioners.
+	 */
+	@State(Scope.Thread)
+	public static class Cursor {
+
+		private int next;
+
+		int next() {
+			int current = this.next;
+			this.next = (current + 1 == PROVISIONERS) ? 0 : current + 1;
+			return current;
+		}
+
+	}
+
+}

@@ -1,0 +1,106 @@
+package dev.controllerobservability.benchmarks;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+import org.springframework.context.ConfigurableApplicationContext;
+
+import dev.controllerobservability.metrics.MetricConventions;
+import dev.controllerobservability.operations.ControllerOperations;
+
+/**
+ * One Prometheus scrape of a registry holding {@code series} operation series (a duration
+ * histogram with the 40 default buckets and an in-flight gauge each): the starter's
+ * auto-configured registry, the series created by {@code ControllerOperations}, against a
+ * stock {@code PrometheusMeterRegistry} with the same meters registered by hand.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 8, time = 2)
+// A scrape of 10,000 series allocates about 370 MB: a pre-touched fixed heap keeps page
+// faults on fresh memory out of the figures.
+@Fork(value = 1, jvmArgsAppend = { "-Xms4g", "-Xmx4g", "-XX:+AlwaysPreTouch", "-Djava.awt.headless=true" })
+public class ScrapeBenchmark {
+
+	@Param({ "1000", "10000", "50000" })
+	public int series;
+
+	@Param({ "starter", "stock" })
+	public String registry;
+
+	private ConfigurableApplicationContext context;
+
+	private PrometheusMeterRegistry prometheus;
+
+	@Setup
+	public void setUp() {
+		if (this.registry.equals("starter")) {
+			this.context = BenchmarkApplication.start(Map.of());
+			this.prometheus = this.context.getBean(PrometheusMeterRegistry.class);
+			ControllerOperations operations = this.context.getBean(ControllerOperations.class);
+			for (int i = 0; i < this.series; i++) {
+				operations.observe("reconcile", Tags.of("provisioner", "provisioner-" + i), () -> 0);
+			}
+		}
+		else {
+			this.prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+			Duration[] buckets = MetricConventions.CONTROLLER_RUNTIME_DURATION_BUCKETS.stream()
+				.map((seconds) -> Duration.ofNanos(Math.round(seconds * 1e9)))
+				.toArray(Duration[]::new);
+			for (int i = 0; i < this.series; i++) {
+				Tags labels = Tags.of("provisioner", "provisioner-" + i);
+				Gauge.builder("bench.reconcile.in.flight", new AtomicLong(), AtomicLong::get)
+					.description("Number of reconcile operations in flight.")
+					.tags(labels)
+					.strongReference(true)
+					.register(this.prometheus);
+				Timer.builder("bench.reconcile.duration")
+					.description("Duration of reconcile operations in seconds.")
+					.tags(labels.and("result", "success", "error", "none"))
+					.serviceLevelObjectives(buckets)
+					.register(this.prometheus)
+					.record(1, TimeUnit.MILLISECONDS);
+			}
+		}
+		String scrape = this.prometheus.scrape();
+		if (!scrape.contains("bench_reconcile_duration_seconds_bucket{error=\"none\",provisioner=\"provisioner-"
+				+ (this.series - 1) + "\"")) {
+			throw new IllegalStateException("The " + this.registry + " registry does not expose every series");
+		}
+	}
+
+	@TearDown
+	public void tearDown() {
+		if (this.context != null) {
+			this.context.close();
+		}
+	}
+
+	@Benchmark
+	public String scrape() {
+		return this.prometheus.scrape();
+	}
+
+}
