@@ -1,5 +1,9 @@
 package dev.controllerobservability.autoconfigure;
 
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Map;
+
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.impl.KubernetesClientImpl;
@@ -9,7 +13,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.beans.factory.config.DestructionAwareBeanPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -100,14 +104,18 @@ public class KubernetesObservabilityAutoConfiguration {
 	/**
 	 * Counts the calls of the application's own {@link KubernetesClient} beans: each is
 	 * replaced by a client with the same configuration and connections whose calls are
-	 * counted. Clients of other types (such as an {@code OpenShiftClient}) are left as
-	 * they are, with a log line saying how to count them.
+	 * counted, and the replaced client is closed with its replacement. Clients of other
+	 * types (such as an {@code OpenShiftClient}) are left as they are, with a log line
+	 * saying how to count them.
 	 */
-	static final class InstrumentingKubernetesClientPostProcessor implements BeanPostProcessor {
+	static final class InstrumentingKubernetesClientPostProcessor implements DestructionAwareBeanPostProcessor {
 
 		private static final Logger logger = LoggerFactory.getLogger(InstrumentingKubernetesClientPostProcessor.class);
 
 		private final ObjectProvider<KubernetesClientMetrics> clientMetrics;
+
+		/** The application's clients by the counted clients that replaced them. */
+		private final Map<Object, KubernetesClient> replaced = Collections.synchronizedMap(new IdentityHashMap<>());
 
 		InstrumentingKubernetesClientPostProcessor(ObjectProvider<KubernetesClientMetrics> clientMetrics) {
 			this.clientMetrics = clientMetrics;
@@ -128,7 +136,22 @@ public class KubernetesObservabilityAutoConfiguration {
 				return bean;
 			}
 			// Re-registering the interceptor under its name replaces it: instrumenting twice counts once.
-			return metrics.instrument(client);
+			KubernetesClient counted = metrics.instrument(client);
+			this.replaced.put(counted, client);
+			return counted;
+		}
+
+		@Override
+		public boolean requiresDestruction(Object bean) {
+			return this.replaced.containsKey(bean);
+		}
+
+		@Override
+		public void postProcessBeforeDestruction(Object bean, String beanName) {
+			KubernetesClient original = this.replaced.remove(bean);
+			if (original != null) {
+				original.close();
+			}
 		}
 
 	}

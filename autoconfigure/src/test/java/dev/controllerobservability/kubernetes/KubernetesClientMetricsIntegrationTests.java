@@ -1,6 +1,7 @@
 package dev.controllerobservability.kubernetes;
 
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
@@ -69,8 +70,12 @@ class KubernetesClientMetricsIntegrationTests {
 
 	@Test
 	void countsCallsOfTheApplicationsClientBeanByCodeMethodAndHost() {
-		this.contextRunner.withBean(KubernetesClient.class, () -> new KubernetesClientBuilder().withConfig(config()).build())
-			.run((context) -> {
+		AtomicReference<KubernetesClient> applications = new AtomicReference<>();
+		this.contextRunner.withBean(KubernetesClient.class, () -> {
+			applications.set(new KubernetesClientBuilder().withConfig(config()).build());
+			return applications.get();
+		}).run((context) -> {
+				assertThat(context.getBean(KubernetesClient.class)).isNotSameAs(applications.get());
 				KubernetesClient client = context.getBean(KubernetesClient.class);
 				callTheApiServer(client);
 				PrometheusScrape scrape = scrape(context.getBean(PrometheusMeterRegistry.class));
