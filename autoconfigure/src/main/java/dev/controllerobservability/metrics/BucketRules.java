@@ -1,5 +1,6 @@
 package dev.controllerobservability.metrics;
 
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -10,6 +11,15 @@ import java.util.List;
 public final class BucketRules {
 
 	private BucketRules() {
+	}
+
+	/**
+	 * Boundaries in seconds as Micrometer service level objectives, to the nanosecond.
+	 * @param seconds the boundaries in seconds
+	 * @return the same boundaries as durations
+	 */
+	public static Duration[] durations(List<Double> seconds) {
+		return seconds.stream().map((bucket) -> Duration.ofNanos(Math.round(bucket * 1e9))).toArray(Duration[]::new);
 	}
 
 	/**

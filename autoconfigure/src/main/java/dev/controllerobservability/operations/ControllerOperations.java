@@ -20,6 +20,7 @@ import io.micrometer.observation.ObservationRegistry;
 
 import dev.controllerobservability.cardinality.CardinalityLimiter;
 import dev.controllerobservability.exposition.ExposedFamily;
+import dev.controllerobservability.metrics.BucketRules;
 import dev.controllerobservability.metrics.MetricConventions;
 import dev.controllerobservability.metrics.MetricNames;
 import dev.controllerobservability.metrics.RecordingFailures;
@@ -319,10 +320,7 @@ public class ControllerOperations {
 		String readable = name.replace('_', ' ');
 		String description = annotate(definition, (definition.description() != null) ? definition.description()
 				: "Duration of " + readable + " operations in seconds.");
-		List<Duration> buckets = definition.buckets()
-			.stream()
-			.map((seconds) -> Duration.ofNanos(Math.round(seconds * 1e9)))
-			.toList();
+		List<Duration> buckets = List.of(BucketRules.durations(definition.buckets()));
 		return new OperationDescriptor(name, baseName, description,
 				annotate(definition, "Number of " + readable + " operations in flight."),
 				buckets, this.labelKeys, baseName.replace('.', '_') + "_" + MetricConventions.DURATION_SUFFIX

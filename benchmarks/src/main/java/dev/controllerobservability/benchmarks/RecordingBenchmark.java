@@ -31,6 +31,7 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import dev.controllerobservability.catalog.ControllerMetrics;
+import dev.controllerobservability.metrics.BucketRules;
 import dev.controllerobservability.metrics.MetricConventions;
 import dev.controllerobservability.operations.ControllerOperations;
 import dev.controllerobservability.operations.OperationHandle;
@@ -78,9 +79,7 @@ public class RecordingBenchmark {
 
 	private final Timer[] cachedTimers = new Timer[PROVISIONERS];
 
-	private final Duration[] buckets = MetricConventions.CONTROLLER_RUNTIME_DURATION_BUCKETS.stream()
-		.map((seconds) -> Duration.ofNanos(Math.round(seconds * 1e9)))
-		.toArray(Duration[]::new);
+	private final Duration[] buckets = BucketRules.durations(MetricConventions.CONTROLLER_RUNTIME_DURATION_BUCKETS);
 
 	private ConfigurableApplicationContext context;
 

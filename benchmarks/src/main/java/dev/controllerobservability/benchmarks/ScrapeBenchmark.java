@@ -25,6 +25,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 import org.springframework.context.ConfigurableApplicationContext;
 
+import dev.controllerobservability.metrics.BucketRules;
 import dev.controllerobservability.metrics.MetricConventions;
 import dev.controllerobservability.operations.ControllerOperations;
 
@@ -66,9 +67,7 @@ public class ScrapeBenchmark {
 		}
 		else {
 			this.prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-			Duration[] buckets = MetricConventions.CONTROLLER_RUNTIME_DURATION_BUCKETS.stream()
-				.map((seconds) -> Duration.ofNanos(Math.round(seconds * 1e9)))
-				.toArray(Duration[]::new);
+			Duration[] buckets = BucketRules.durations(MetricConventions.CONTROLLER_RUNTIME_DURATION_BUCKETS);
 			for (int i = 0; i < this.series; i++) {
 				Tags labels = Tags.of("provisioner", "provisioner-" + i);
 				Gauge.builder("bench.reconcile.in.flight", new AtomicLong(), AtomicLong::get)

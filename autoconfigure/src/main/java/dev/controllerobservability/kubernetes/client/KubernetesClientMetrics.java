@@ -24,6 +24,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
 import dev.controllerobservability.kubernetes.KubernetesConventions;
+import dev.controllerobservability.metrics.BucketRules;
 import dev.controllerobservability.metrics.RecordingFailures;
 
 /**
@@ -62,9 +63,7 @@ public final class KubernetesClientMetrics implements Interceptor {
 
 	private final LongSupplier nanoTime;
 
-	private static final Duration[] BUCKETS = KubernetesConventions.CLIENT_GO_LATENCY_BUCKETS.stream()
-		.map((seconds) -> Duration.ofNanos(Math.round(seconds * 1e9)))
-		.toArray(Duration[]::new);
+	private static final Duration[] BUCKETS = BucketRules.durations(KubernetesConventions.CLIENT_GO_LATENCY_BUCKETS);
 
 	/** Start times by the request object fabric8 sends; weak, so a lost response leaks nothing. */
 	private final Map<HttpRequest, Long> started = Collections.synchronizedMap(new WeakHashMap<>());
@@ -183,12 +182,10 @@ public final class KubernetesClientMetrics implements Interceptor {
 
 	/** client-go's {@code host} label: the URL's host and port. */
 	static String host(URI uri) {
+		// getHost() keeps an IPv6 literal's brackets, as client-go's URL.Host does.
 		String host = uri.getHost();
 		if (host == null) {
 			return "";
-		}
-		if (host.indexOf(':') >= 0 && !host.startsWith("[")) {
-			host = "[" + host + "]";
 		}
 		return (uri.getPort() >= 0) ? host + ":" + uri.getPort() : host;
 	}

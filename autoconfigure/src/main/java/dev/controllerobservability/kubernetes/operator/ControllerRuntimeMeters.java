@@ -1,6 +1,5 @@
 package dev.controllerobservability.kubernetes.operator;
 
-import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Set;
@@ -18,6 +17,7 @@ import io.micrometer.core.instrument.Timer;
 
 import dev.controllerobservability.kubernetes.KubernetesConventions;
 import dev.controllerobservability.kubernetes.operator.ControllerRuntimeMetrics.ReconcileResult;
+import dev.controllerobservability.metrics.BucketRules;
 import dev.controllerobservability.metrics.MetricConventions;
 
 /**
@@ -83,7 +83,7 @@ final class ControllerRuntimeMeters {
 		this.reconcileTime = Timer.builder("controller.runtime.reconcile.time")
 			.description("Length of time per reconciliation per controller")
 			.tags(controllerTag)
-			.serviceLevelObjectives(durations(MetricConventions.CONTROLLER_RUNTIME_DURATION_BUCKETS))
+			.serviceLevelObjectives(BucketRules.durations(MetricConventions.CONTROLLER_RUNTIME_DURATION_BUCKETS))
 			.register(registry);
 		Gauge.builder("controller.runtime.active.workers", this.working, Map::size)
 			.description("Number of currently used workers per controller")
@@ -110,12 +110,12 @@ final class ControllerRuntimeMeters {
 		this.queueDuration = Timer.builder("workqueue.queue.duration")
 			.description("How long in seconds an item stays in workqueue before being requested")
 			.tags(queueTags)
-			.serviceLevelObjectives(durations(KubernetesConventions.WORKQUEUE_BUCKETS))
+			.serviceLevelObjectives(BucketRules.durations(KubernetesConventions.WORKQUEUE_BUCKETS))
 			.register(registry);
 		this.workDuration = Timer.builder("workqueue.work.duration")
 			.description("How long in seconds processing an item from workqueue takes.")
 			.tags(queueTags)
-			.serviceLevelObjectives(durations(KubernetesConventions.WORKQUEUE_BUCKETS))
+			.serviceLevelObjectives(BucketRules.durations(KubernetesConventions.WORKQUEUE_BUCKETS))
 			.register(registry);
 		Gauge.builder("workqueue.unfinished.work.seconds", this, ControllerRuntimeMeters::unfinishedWorkSeconds)
 			.description("How many seconds of work has been done that is in progress and hasn't been observed by "
@@ -210,10 +210,6 @@ final class ControllerRuntimeMeters {
 			longest = Math.max(longest, now - start);
 		}
 		return longest / NANOS_PER_SECOND;
-	}
-
-	private static Duration[] durations(java.util.List<Double> seconds) {
-		return seconds.stream().map(ControllerRuntimeMetrics::seconds).toArray(Duration[]::new);
 	}
 
 }

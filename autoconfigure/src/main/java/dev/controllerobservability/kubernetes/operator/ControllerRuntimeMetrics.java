@@ -1,10 +1,8 @@
 package dev.controllerobservability.kubernetes.operator;
 
-import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
@@ -192,10 +190,6 @@ public final class ControllerRuntimeMetrics implements Metrics {
 			return this.label;
 		}
 
-	}
-
-	static Duration seconds(double seconds) {
-		return Duration.ofNanos(Math.round(seconds * TimeUnit.SECONDS.toNanos(1)));
 	}
 
 }
