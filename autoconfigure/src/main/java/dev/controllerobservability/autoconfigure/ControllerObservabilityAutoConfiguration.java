@@ -97,8 +97,12 @@ public final class ControllerObservabilityAutoConfiguration {
 	@ConditionalOnMissingBean
 	CardinalityLimiter controllerCardinalityLimiter(MeterRegistry meterRegistry,
 			ControllerObservabilitySettings settings) {
-		return new CardinalityLimiter(meterRegistry, settings.namespace(), settings.labelAllowList(),
-				settings.maxLabelValues(), settings.maxLabelValueLength());
+		return CardinalityLimiter.builder(meterRegistry, settings.namespace())
+			.allowLists(settings.labelAllowList())
+			.maxLabelValues(settings.maxLabelValues())
+			.maxLabelValueLength(settings.maxLabelValueLength())
+			.maxSeriesPerMetric(settings.maxSeriesPerMetric())
+			.build();
 	}
 
 	@Bean
@@ -141,6 +145,7 @@ public final class ControllerObservabilityAutoConfiguration {
 		ControllerOperations.Builder builder = ControllerOperations.builder(observationRegistry, failures)
 			.namespace(settings.namespace())
 			.labelKeys(settings.operationTags())
+			.maxOperations(settings.maxOperations())
 			.cardinalityLimiter(limiter);
 		settings.definitions().forEach(builder::definition);
 		List<ObservationHandler<?>> all = handlers.orderedStream().toList();
@@ -252,8 +257,8 @@ public final class ControllerObservabilityAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
-		ObservedOperationAspect observedOperationAspect(ControllerOperations operations) {
-			return new ObservedOperationAspect(operations);
+		ObservedOperationAspect observedOperationAspect(ControllerOperations operations, RecordingFailures failures) {
+			return new ObservedOperationAspect(operations, failures);
 		}
 
 	}

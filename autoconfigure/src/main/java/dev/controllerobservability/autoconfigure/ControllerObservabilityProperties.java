@@ -8,7 +8,9 @@ import java.util.Map;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
+import dev.controllerobservability.cardinality.CardinalityLimiter;
 import dev.controllerobservability.metrics.MetricConventions;
+import dev.controllerobservability.operations.ControllerOperations;
 
 /**
  * Configuration of Controller Observability, under {@code controller.observability}.
@@ -91,6 +93,12 @@ public class ControllerObservabilityProperties {
 	 * Longest label value kept; longer values are truncated.
 	 */
 	private int maxLabelValueLength = 128;
+
+	/**
+	 * Most label sets per metric; new label sets beyond it are recorded into one overflow
+	 * series whose labels are all "overflow".
+	 */
+	private int maxSeriesPerMetric = CardinalityLimiter.DEFAULT_MAX_SERIES_PER_METRIC;
 
 	/**
 	 * Declared metrics, keyed by Prometheus name without the namespace, such as
@@ -226,6 +234,14 @@ public class ControllerObservabilityProperties {
 		this.maxLabelValueLength = maxLabelValueLength;
 	}
 
+	public int getMaxSeriesPerMetric() {
+		return this.maxSeriesPerMetric;
+	}
+
+	public void setMaxSeriesPerMetric(int maxSeriesPerMetric) {
+		this.maxSeriesPerMetric = maxSeriesPerMetric;
+	}
+
 	public Map<String, Metric> getMetrics() {
 		return this.metrics;
 	}
@@ -286,6 +302,20 @@ public class ControllerObservabilityProperties {
 		 * by hand rather than as beans.
 		 */
 		private boolean directRecording = true;
+
+		/**
+		 * Most distinct operations recorded; declared operations always are, and calls of
+		 * further undeclared operations run unrecorded, counted as recording failures.
+		 */
+		private int maxOperations = ControllerOperations.DEFAULT_MAX_OPERATIONS;
+
+		public int getMaxOperations() {
+			return this.maxOperations;
+		}
+
+		public void setMaxOperations(int maxOperations) {
+			this.maxOperations = maxOperations;
+		}
 
 		public boolean isDirectRecording() {
 			return this.directRecording;

@@ -40,11 +40,14 @@ import dev.controllerobservability.stability.Version;
  * @param labelAllowList allowed label values by Prometheus metric name and label
  * @param maxLabelValues most distinct values per metric and label
  * @param maxLabelValueLength longest label value kept
+ * @param maxSeriesPerMetric most label sets per metric before its overflow series
+ * @param maxOperations most distinct operations recorded, besides declared ones
  */
 public record ControllerObservabilitySettings(String namespace, Tags commonTags, List<Double> durationBuckets,
 		List<String> meterPrefixes, Duration errorLogInterval, List<String> operationTags,
 		Map<String, OperationDefinition> definitions, StabilityPolicy stability, List<String> disabledMetrics,
-		Map<String, Map<String, Set<String>>> labelAllowList, int maxLabelValues, int maxLabelValueLength) {
+		Map<String, Map<String, Set<String>>> labelAllowList, int maxLabelValues, int maxLabelValueLength,
+		int maxSeriesPerMetric, int maxOperations) {
 
 	private static final String PREFIX = ControllerObservabilityProperties.PREFIX + ".";
 
@@ -76,9 +79,11 @@ public record ControllerObservabilitySettings(String namespace, Tags commonTags,
 		Map<String, Map<String, Set<String>>> allowList = allowList(properties.getLabelAllowList());
 		int maxLabelValues = atLeastOne("max-label-values", properties.getMaxLabelValues());
 		int maxLabelValueLength = atLeastOne("max-label-value-length", properties.getMaxLabelValueLength());
+		int maxSeriesPerMetric = atLeastOne("max-series-per-metric", properties.getMaxSeriesPerMetric());
+		int maxOperations = atLeastOne("operations.max-operations", properties.getOperations().getMaxOperations());
 		return new ControllerObservabilitySettings(namespace, commonTags, buckets, meterPrefixes, errorLogInterval,
 				operationTags, definitions, stability, List.copyOf(properties.getDisabledMetrics()), allowList,
-				maxLabelValues, maxLabelValueLength);
+				maxLabelValues, maxLabelValueLength, maxSeriesPerMetric, maxOperations);
 	}
 
 	private static StabilityPolicy stability(ControllerObservabilityProperties properties, String buildVersion) {

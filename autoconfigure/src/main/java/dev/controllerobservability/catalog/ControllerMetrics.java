@@ -285,9 +285,10 @@ public class ControllerMetrics {
 			try {
 				Map<Tags, Double> values = new LinkedHashMap<>();
 				registration.collector.collect((value, labelKeyValues) -> values
-					.merge(tags(registration.metric, labelKeyValues), value, Double::sum));
-				List<MultiGauge.Row<?>> rows = new ArrayList<>(values.size());
-				values.forEach((tags, value) -> rows.add(MultiGauge.Row.of(tags, value)));
+					.merge(tags(registration.metric, labelKeyValues, false), value, Double::sum));
+				Map<Tags, Double> capped = capCollected(registration.metric, values);
+				List<MultiGauge.Row<?>> rows = new ArrayList<>(capped.size());
+				capped.forEach((tags, value) -> rows.add(MultiGauge.Row.of(tags, value)));
 				registration.primary.register(rows, true);
 				if (registration.alias != null) {
 					registration.alias.register(rows, true);
@@ -359,6 +360,10 @@ public class ControllerMetrics {
 	}
 
 	private Tags tags(Registered metric, String[] labelKeyValues) {
+		return tags(metric, labelKeyValues, true);
+	}
+
+	private Tags tags(Registered metric, String[] labelKeyValues, boolean capSeries) {
 		List<String> labels = metric.definition.labels();
 		if (labelKeyValues.length % 2 != 0) {
 			throw new IllegalArgumentException("Labels of '" + metric.definition.name()
@@ -381,9 +386,50 @@ public class ControllerMetrics {
 						+ metric.definition.name() + "' has no value; every series carries all of " + labels);
 			}
 			keyValues[2 * i] = labels.get(i);
-			keyValues[2 * i + 1] = this.limiter.categorize(metric.exposedName, labels.get(i), values[i]);
+			keyValues[2 * i + 1] = values[i];
 		}
-		return Tags.of(keyValues);
+		if (!capSeries) {
+			for (int i = 1; i < keyValues.length; i += 2) {
+				keyValues[i] = this.limiter.categorize(metric.exposedName, keyValues[i - 1], keyValues[i]);
+			}
+			return Tags.of(keyValues);
+		}
+		return this.limiter.limit(metric.exposedName, keyValues);
+	}
+
+	/**
+	 * A collector's series of one scrape: at most the series cap, the rest summed into
+	 * the overflow series. Collectors report their series anew at every scrape, so the
+	 * cap counts the series of this scrape rather than every series ever seen.
+	 */
+	private Map<Tags, Double> capCollected(Registered metric, Map<Tags, Double> values) {
+		int cap = this.limiter.maxSeriesPerMetric();
+		if (values.size() <= cap) {
+			return values;
+		}
+		Map<Tags, Double> capped = new LinkedHashMap<>();
+		Tags overflow = null;
+		for (Map.Entry<Tags, Double> entry : values.entrySet()) {
+			if (capped.size() < cap) {
+				capped.put(entry.getKey(), entry.getValue());
+			}
+			else {
+				if (overflow == null) {
+					overflow = overflowTags(metric);
+				}
+				capped.merge(overflow, entry.getValue(), Double::sum);
+			}
+		}
+		this.limiter.overflowed(metric.exposedName, values.size() - cap);
+		return capped;
+	}
+
+	private static Tags overflowTags(Registered metric) {
+		Tags tags = Tags.empty();
+		for (String label : metric.definition.labels()) {
+			tags = tags.and(label, CardinalityLimiter.OVERFLOW);
+		}
+		return tags;
 	}
 
 	private Counter counter(String meterName, String help, Registered metric, Tags tags) {

@@ -3,6 +3,7 @@ package dev.controllerobservability.catalog;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 
+import dev.controllerobservability.metrics.SelfCounters;
 import dev.controllerobservability.stability.StabilityLevel;
 import dev.controllerobservability.stability.Version;
 import dev.controllerobservability.stability.Visibility;
@@ -25,26 +26,29 @@ final class SelfMetrics {
 	SelfMetrics(MeterRegistry registry, String namespace) {
 		this.registry = registry;
 		this.namespace = namespace;
-		this.disabled = Counter.builder(namespace + ".disabled_metrics")
-			.description("The count of disabled metrics.")
-			.register(registry);
-		this.hidden = Counter.builder(namespace + ".hidden_metrics")
-			.description("The count of hidden metrics.")
-			.register(registry);
+		this.disabled = SelfCounters.register(registry, namespace + ".disabled_metrics", "The count of disabled metrics.");
+		this.hidden = SelfCounters.register(registry, namespace + ".hidden_metrics", "The count of hidden metrics.");
 	}
 
 	void count(StabilityLevel level, Visibility visibility, Version deprecatedVersion) {
 		switch (visibility) {
-			case DISABLED -> this.disabled.increment();
-			case HIDDEN -> this.hidden.increment();
-			default -> Counter.builder(this.namespace + ".registered_metrics")
+			case DISABLED -> SelfCounters.increment(this.disabled);
+			case HIDDEN -> SelfCounters.increment(this.hidden);
+			default -> registered(level, (visibility == Visibility.DEPRECATED) ? deprecatedVersion : null);
+		}
+	}
+
+	private void registered(StabilityLevel level, Version deprecatedVersion) {
+		try {
+			Counter.builder(this.namespace + ".registered_metrics")
 				.description("The count of registered metrics broken by stability level and deprecation version.")
 				.tag("stability_level", level.name())
-				.tag("deprecated_version",
-						(visibility == Visibility.DEPRECATED && deprecatedVersion != null) ? deprecatedVersion.toString()
-								: "")
+				.tag("deprecated_version", (deprecatedVersion != null) ? deprecatedVersion.toString() : "")
 				.register(this.registry)
 				.increment();
+		}
+		catch (RuntimeException ex) {
+			// The registry refuses the starter's meters; the catalog works without the count.
 		}
 	}
 

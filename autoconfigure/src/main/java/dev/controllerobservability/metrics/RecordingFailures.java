@@ -58,17 +58,8 @@ public final class RecordingFailures {
 	}
 
 	private static Counter registerCounter(MeterRegistry registry, String namespace) {
-		try {
-			return Counter.builder(namespace + ".observability.errors")
-				.description("Number of times recording a controller metric failed; the controller's own work "
-						+ "was not affected.")
-				.register(registry);
-		}
-		catch (RuntimeException ex) {
-			logger.warn("Could not register {}_observability_errors_total; failures are still logged", namespace,
-					ex);
-			return null;
-		}
+		return SelfCounters.register(registry, namespace + ".observability.errors",
+				"Number of times recording a controller metric failed; the controller's own work was not affected.");
 	}
 
 	/**

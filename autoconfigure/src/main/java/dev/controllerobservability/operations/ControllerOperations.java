@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -55,6 +56,9 @@ public class ControllerOperations {
 	/** Most label sets per operation whose resolution is remembered on the direct path. */
 	static final int MAX_CACHED_LABEL_SETS = 1024;
 
+	/** Default of {@link Builder#maxOperations(int)}. */
+	public static final int DEFAULT_MAX_OPERATIONS = 100;
+
 	private final ObservationRegistry observationRegistry;
 
 	private final String namespace;
@@ -75,6 +79,13 @@ public class ControllerOperations {
 
 	private final ConcurrentMap<String, ConcurrentMap<Tags, OperationHandle>> handles = new ConcurrentHashMap<>();
 
+	private final int maxOperations;
+
+	/** Most spellings of operation names whose resolution is remembered. */
+	private final int maxCachedNames;
+
+	private final Set<String> admitted = ConcurrentHashMap.newKeySet();
+
 	protected ControllerOperations(Builder builder) {
 		this.directSeries = builder.directSeries;
 		this.predicates = List.copyOf(builder.predicates);
@@ -84,6 +95,8 @@ public class ControllerOperations {
 		this.definitions = Map.copyOf(builder.definitions);
 		this.failures = builder.failures;
 		this.limiter = builder.limiter;
+		this.maxOperations = builder.maxOperations;
+		this.maxCachedNames = 4 * (this.maxOperations + this.definitions.size());
 	}
 
 	/**
@@ -167,15 +180,25 @@ public class ControllerOperations {
 	 * with the same label values again and again.
 	 * @param operation operation name such as {@code bind}
 	 * @param tags label values, keys from the configured operation labels
-	 * @return the handle
+	 * @return the handle; one that runs the work unrecorded when the operation would
+	 * exceed {@link Builder#maxOperations(int) the most operations}
 	 * @throws IllegalArgumentException if the name has no valid snake_case form
 	 */
 	public OperationHandle bind(String operation, Iterable<Tag> tags) {
 		OperationDescriptor descriptor = describe(operation);
+		if (!admit(descriptor)) {
+			return OperationHandle.unrecorded(this.failures);
+		}
 		Tags labels = labels(descriptor, tags);
 		OperationSeries series = null;
 		if (this.directSeries != null && recordsDirectly(descriptor)) {
-			series = this.directSeries.series(descriptor, labels);
+			try {
+				series = this.directSeries.series(descriptor, labels);
+			}
+			catch (RuntimeException ex) {
+				// The observation path records (or counts the failure) call by call instead.
+				handle("start of operation " + descriptor.operation(), ex);
+			}
 		}
 		return new OperationHandle(this, descriptor, labels, series,
 				(this.directSeries != null) ? this.directSeries.clock() : null, this.failures);
@@ -187,21 +210,21 @@ public class ControllerOperations {
 	 * the work runs unobserved).
 	 */
 	private OperationHandle handle(String operation, Iterable<Tag> tags) {
-		Tags key = (tags instanceof Tags given) ? given : (tags != null) ? null : Tags.empty();
-		ConcurrentMap<Tags, OperationHandle> known = this.handles.get(operation);
-		if (known != null && key != null) {
-			OperationHandle handle = known.get(key);
-			if (handle != null) {
-				return handle;
-			}
-		}
 		try {
+			Tags key = (tags instanceof Tags given) ? given : (tags != null) ? null : Tags.empty();
+			ConcurrentMap<Tags, OperationHandle> known = this.handles.get(operation);
+			if (known != null && key != null) {
+				OperationHandle handle = known.get(key);
+				if (handle != null) {
+					return handle;
+				}
+			}
 			OperationHandle handle = bind(operation, tags);
-			if (key != null) {
-				if (known == null) {
+			if (key != null && isCacheable(key, handle)) {
+				if (known == null && this.handles.size() < this.maxCachedNames) {
 					known = this.handles.computeIfAbsent(operation, (name) -> new ConcurrentHashMap<>());
 				}
-				if (known.size() < MAX_CACHED_LABEL_SETS) {
+				if (known != null && known.size() < MAX_CACHED_LABEL_SETS) {
 					known.putIfAbsent(key, handle);
 				}
 			}
@@ -211,6 +234,38 @@ public class ControllerOperations {
 			handle("start of operation " + operation, ex);
 			return null;
 		}
+	}
+
+	/**
+	 * Whether a handle may be remembered for a caller's tags: values longer than the
+	 * limiter keeps would make the cache hold more than the series it stands for.
+	 */
+	private boolean isCacheable(Tags tags, OperationHandle handle) {
+		if (!handle.isRecorded()) {
+			return false;
+		}
+		if (this.directSeries != null && !handle.isDirect() && recordsDirectly(handle.descriptor())) {
+			// Its meters could not be registered: try again on the next call.
+			return false;
+		}
+		if (this.limiter == null) {
+			return true;
+		}
+		int maxLength = this.limiter.maxLabelValueLength();
+		for (Tag tag : tags) {
+			if (tag.getValue().length() > maxLength || tag.getKey().length() > maxLength) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	/**
+	 * The caller's tags whose handles the direct path remembers for an operation.
+	 */
+	Set<Tags> cachedTags(String operation) {
+		Map<Tags, OperationHandle> known = this.handles.get(operation);
+		return (known != null) ? Set.copyOf(known.keySet()) : Set.of();
 	}
 
 	private boolean recordsDirectly(OperationDescriptor descriptor) {
@@ -275,7 +330,36 @@ public class ControllerOperations {
 	 */
 	public OperationDescriptor describe(String operation) {
 		OperationDescriptor existing = this.descriptors.get(operation);
-		return (existing != null) ? existing : this.descriptors.computeIfAbsent(operation, this::resolve);
+		if (existing != null) {
+			return existing;
+		}
+		return (this.descriptors.size() < this.maxCachedNames)
+				? this.descriptors.computeIfAbsent(operation, this::resolve) : resolve(operation);
+	}
+
+	/**
+	 * Whether an operation may be recorded: declared operations always are, others while
+	 * fewer than the most operations have been recorded. A refusal is counted and logged
+	 * as a recording failure.
+	 */
+	private boolean admit(OperationDescriptor descriptor) {
+		String name = descriptor.operation();
+		if (this.admitted.contains(name)) {
+			return true;
+		}
+		synchronized (this.admitted) {
+			if (this.admitted.contains(name) || this.definitions.containsKey(name)
+					|| this.admitted.size() < this.maxOperations) {
+				this.admitted.add(name);
+				return true;
+			}
+		}
+		this.failures.record("start of operation " + name, new IllegalStateException("Operation '" + name
+				+ "' is not recorded: " + this.maxOperations + " distinct operations are recorded already, the most "
+				+ "allowed. Declare it under controller.observability.operations.definitions, raise "
+				+ "controller.observability.operations.max-operations, or keep per-call values out of operation "
+				+ "names (they belong in operation tags)."));
+		return false;
 	}
 
 	/**
@@ -337,6 +421,9 @@ public class ControllerOperations {
 		Tags labels;
 		try {
 			descriptor = describe(operation);
+			if (!admit(descriptor)) {
+				return Observation.NOOP;
+			}
 			labels = labels(descriptor, tags);
 		}
 		catch (Throwable ex) {
@@ -391,12 +478,7 @@ public class ControllerOperations {
 				}
 			}
 		}
-		if (this.limiter != null) {
-			for (int i = 1; i < keyValues.length; i += 2) {
-				keyValues[i] = this.limiter.categorize(descriptor.familyName(), keyValues[i - 1], keyValues[i]);
-			}
-		}
-		return Tags.of(keyValues);
+		return (this.limiter != null) ? this.limiter.limit(descriptor.familyName(), keyValues) : Tags.of(keyValues);
 	}
 
 	private Observation.Scope openScope(Observation observation) {
@@ -468,6 +550,8 @@ public class ControllerOperations {
 
 		private List<ObservationPredicate> predicates = List.of();
 
+		private int maxOperations = DEFAULT_MAX_OPERATIONS;
+
 		private Builder(ObservationRegistry observationRegistry, RecordingFailures failures) {
 			this.observationRegistry = Objects.requireNonNull(observationRegistry, "observationRegistry");
 			this.failures = Objects.requireNonNull(failures, "failures");
@@ -528,6 +612,21 @@ public class ControllerOperations {
 		public Builder directRecording(OperationSeriesCache series, List<ObservationPredicate> predicates) {
 			this.directSeries = Objects.requireNonNull(series, "series");
 			this.predicates = List.copyOf(predicates);
+			return this;
+		}
+
+		/**
+		 * Sets the most distinct operations recorded. Declared operations are always
+		 * recorded; calls of further undeclared operations run unrecorded, and each is
+		 * counted as a recording failure.
+		 * @param maxOperations at least 1
+		 * @return this builder
+		 */
+		public Builder maxOperations(int maxOperations) {
+			if (maxOperations < 1) {
+				throw new IllegalArgumentException("maxOperations must be at least 1, got " + maxOperations);
+			}
+			this.maxOperations = maxOperations;
 			return this;
 		}
 

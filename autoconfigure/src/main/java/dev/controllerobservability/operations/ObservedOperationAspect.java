@@ -14,6 +14,7 @@ import org.aspectj.lang.annotation.Aspect;
 import org.aspectj.lang.reflect.MethodSignature;
 
 import dev.controllerobservability.metrics.MetricConventions;
+import dev.controllerobservability.metrics.RecordingFailures;
 
 /**
  * Times methods annotated with {@link ObservedOperation} through
@@ -24,14 +25,18 @@ public class ObservedOperationAspect {
 
 	private final ControllerOperations operations;
 
+	private final RecordingFailures failures;
+
 	private final Map<Method, Binding> bindings = new ConcurrentHashMap<>();
 
 	/**
 	 * Creates the aspect.
 	 * @param operations where the annotated calls are timed
+	 * @param failures where a failure to read the operation's tags goes
 	 */
-	public ObservedOperationAspect(ControllerOperations operations) {
+	public ObservedOperationAspect(ControllerOperations operations, RecordingFailures failures) {
 		this.operations = operations;
+		this.failures = failures;
 	}
 
 	/**
@@ -42,10 +47,22 @@ public class ObservedOperationAspect {
 	 */
 	@Around("execution(@dev.controllerobservability.operations.ObservedOperation * *(..))")
 	public Object observe(ProceedingJoinPoint joinPoint) throws Throwable {
-		Method method = ((MethodSignature) joinPoint.getSignature()).getMethod();
-		Binding binding = this.bindings.computeIfAbsent(method, Binding::of);
-		return this.operations.observeChecked(binding.operation(), binding.tags(joinPoint.getArgs()),
-				joinPoint::proceed);
+		String operation;
+		Iterable<Tag> tags;
+		try {
+			Method method = ((MethodSignature) joinPoint.getSignature()).getMethod();
+			Binding binding = this.bindings.computeIfAbsent(method, Binding::of);
+			operation = binding.operation();
+			tags = binding.tags(joinPoint.getArgs(), this.failures);
+		}
+		catch (Throwable ex) {
+			if (RecordingFailures.isFatal(ex)) {
+				throw ex;
+			}
+			this.failures.record("binding of an @ObservedOperation method", ex);
+			return joinPoint.proceed();
+		}
+		return this.operations.observeChecked(operation, tags, joinPoint::proceed);
 	}
 
 	/** The operation name and which parameter feeds which label, read once. */
@@ -70,17 +87,34 @@ public class ObservedOperationAspect {
 					Arrays.copyOf(parameters, count));
 		}
 
-		Iterable<Tag> tags(Object[] arguments) {
+		Iterable<Tag> tags(Object[] arguments, RecordingFailures failures) {
 			if (this.keys.length == 0) {
 				return Tags.empty();
 			}
 			String[] keyValues = new String[this.keys.length * 2];
 			for (int i = 0; i < this.keys.length; i++) {
-				Object argument = arguments[this.parameters[i]];
 				keyValues[2 * i] = this.keys[i];
-				keyValues[2 * i + 1] = (argument != null) ? String.valueOf(argument) : MetricConventions.NONE;
+				keyValues[2 * i + 1] = value(arguments[this.parameters[i]], this.keys[i], failures);
 			}
 			return Tags.of(keyValues);
+		}
+
+		/**
+		 * An argument's label value: {@code none} for {@code null}, and for an argument
+		 * whose {@code toString()} gives {@code null} or throws (counted as a failure).
+		 */
+		private static String value(Object argument, String key, RecordingFailures failures) {
+			if (argument == null) {
+				return MetricConventions.NONE;
+			}
+			try {
+				String value = argument.toString();
+				return (value != null) ? value : MetricConventions.NONE;
+			}
+			catch (RuntimeException ex) {
+				failures.record("value of @OperationTag(\"" + key + "\")", ex);
+				return MetricConventions.NONE;
+			}
 		}
 
 	}

@@ -99,6 +99,14 @@ public final class OperationContext extends Observation.Context {
 	}
 
 	/**
+	 * Whether the meter handler took this call's start time.
+	 * @return whether there is a duration to record at stop
+	 */
+	boolean isStarted() {
+		return this.startedBy != null;
+	}
+
+	/**
 	 * Marks the call as stopped.
 	 * @return whether it was not stopped before
 	 */

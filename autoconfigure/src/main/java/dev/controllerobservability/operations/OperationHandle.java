@@ -25,6 +25,9 @@ import dev.controllerobservability.metrics.RecordingFailures;
  */
 public final class OperationHandle {
 
+	/** The start time of a call whose clock failed: nothing is recorded for it. */
+	private static final long NOT_STARTED = Long.MIN_VALUE;
+
 	private final ControllerOperations operations;
 
 	private final OperationDescriptor descriptor;
@@ -48,12 +51,40 @@ public final class OperationHandle {
 	}
 
 	/**
+	 * A handle that runs work without recording it, for an operation that may not be
+	 * recorded.
+	 */
+	static OperationHandle unrecorded(RecordingFailures failures) {
+		return new OperationHandle(null, null, Tags.empty(), null, null, failures);
+	}
+
+	/**
+	 * Whether calls through this handle are recorded.
+	 * @return {@code false} for an operation refused because too many operations are
+	 * recorded already
+	 */
+	public boolean isRecorded() {
+		return this.operations != null;
+	}
+
+	boolean isDirect() {
+		return this.series != null;
+	}
+
+	OperationDescriptor descriptor() {
+		return this.descriptor;
+	}
+
+	/**
 	 * Times {@code work}.
 	 * @param <T> the result type
 	 * @param work the work to time
 	 * @return what {@code work} returned
 	 */
 	public <T> T observe(Supplier<T> work) {
+		if (this.operations == null) {
+			return work.get();
+		}
 		if (this.series == null) {
 			return this.operations.observeResolved(this.descriptor, this.labels, work::get);
 		}
@@ -75,6 +106,10 @@ public final class OperationHandle {
 	 * @param work the work to time
 	 */
 	public void observe(Runnable work) {
+		if (this.operations == null) {
+			work.run();
+			return;
+		}
 		if (this.series == null) {
 			this.operations.observeResolved(this.descriptor, this.labels, () -> {
 				work.run();
@@ -102,6 +137,9 @@ public final class OperationHandle {
 	 * @throws E what {@code work} threw
 	 */
 	public <T, E extends Throwable> T observeChecked(Observation.CheckedCallable<T, E> work) throws E {
+		if (this.operations == null) {
+			return work.call();
+		}
 		if (this.series == null) {
 			return this.operations.observeResolved(this.descriptor, this.labels, work);
 		}
@@ -127,19 +165,26 @@ public final class OperationHandle {
 	}
 
 	private long start() {
+		long start;
 		try {
-			this.series.inFlight().incrementAndGet();
+			start = this.clock.monotonicTime();
 		}
 		catch (Throwable ex) {
 			handle(ex);
+			return NOT_STARTED;
 		}
-		return this.clock.monotonicTime();
+		this.series.inFlight().incrementAndGet();
+		return start;
 	}
 
 	private void stop(long start, Throwable error) {
+		if (start == NOT_STARTED) {
+			return;
+		}
+		// Lowered first: a failing clock or timer must not leave the call in flight.
+		this.series.inFlight().decrementAndGet();
 		try {
 			long duration = this.clock.monotonicTime() - start;
-			this.series.inFlight().decrementAndGet();
 			this.series.timer(error).record(duration, TimeUnit.NANOSECONDS);
 		}
 		catch (Throwable ex) {

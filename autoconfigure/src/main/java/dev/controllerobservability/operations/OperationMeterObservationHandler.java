@@ -57,7 +57,14 @@ public final class OperationMeterObservationHandler implements MeterObservationH
 	public void onStart(OperationContext context) {
 		try {
 			context.setStartNanos(this.clock.monotonicTime());
-			context.started(this);
+		}
+		catch (Throwable ex) {
+			// Without a start time nothing can be recorded for this call.
+			handle("start of " + context.getDescriptor().operation(), ex);
+			return;
+		}
+		context.started(this);
+		try {
 			OperationSeries series = this.series.series(context.getDescriptor(), context.getLabels());
 			series.inFlight().incrementAndGet();
 			context.setSeries(series);
@@ -69,17 +76,18 @@ public final class OperationMeterObservationHandler implements MeterObservationH
 
 	@Override
 	public void onStop(OperationContext context) {
-		if (!context.stop()) {
+		if (!context.isStarted() || !context.stop()) {
 			return;
+		}
+		OperationSeries series = context.getSeries();
+		if (series != null) {
+			// Lowered first: a failing clock or timer must not leave the call in flight.
+			series.inFlight().decrementAndGet();
 		}
 		try {
 			long duration = this.clock.monotonicTime() - context.getStartNanos();
-			OperationSeries series = context.getSeries();
 			if (series == null) {
 				series = this.series.series(context.getDescriptor(), context.getLabels());
-			}
-			else {
-				series.inFlight().decrementAndGet();
 			}
 			series.timer(context.getError()).record(duration, TimeUnit.NANOSECONDS);
 		}

@@ -140,7 +140,7 @@ class ControllerObservabilityAutoConfigurationTests {
 	void backsOffWhenUserDefinesSettings() {
 		ControllerObservabilitySettings settings = new ControllerObservabilitySettings("custom", Tags.empty(),
 				List.of(1.0), List.of(), Duration.ofMinutes(1), List.of("provisioner"), java.util.Map.of(),
-				StabilityPolicy.showAll(), List.of(), java.util.Map.of(), 10, 10);
+				StabilityPolicy.showAll(), List.of(), java.util.Map.of(), 10, 10, 100, 10);
 		this.contextRunner.withBean(ControllerObservabilitySettings.class, () -> settings)
 			.run((context) -> assertThat(context.getBean(ControllerObservabilitySettings.class)).isSameAs(settings));
 	}
@@ -542,7 +542,7 @@ class ControllerObservabilityAutoConfigurationTests {
 			.builder(ObservationRegistry.create(), FAILURES)
 			.build();
 
-		static final ObservedOperationAspect ASPECT = new ObservedOperationAspect(OPERATIONS);
+		static final ObservedOperationAspect ASPECT = new ObservedOperationAspect(OPERATIONS, FAILURES);
 
 		@Bean
 		ControllerMeterFilter userFilter() {

@@ -140,7 +140,8 @@ class OperationsScrapeIntegrationTests {
 					"karpenter_apply_packing_duration_seconds_max", "karpenter_allocation_controller_bind_in_flight",
 					"karpenter_apply_packing_in_flight", "karpenter_observability_errors_total",
 					"karpenter_cardinality_enforcement_unexpected_categorizations_total",
-					"karpenter_disabled_metrics_total", "karpenter_hidden_metrics_total");
+					"karpenter_cardinality_enforcement_series_overflows_total", "karpenter_disabled_metrics_total",
+					"karpenter_hidden_metrics_total");
 		assertThat(this.scrape.families()).noneMatch((family) -> family.equals("karpenter_allocation_controller_bind_seconds")
 				|| family.equals("karpenter_apply_packing_seconds"));
 		assertThat(this.scrape.samples("karpenter_observability_errors_total")).singleElement()

@@ -27,7 +27,7 @@ class PrometheusCollectorRefreshTests {
 		ControllerMetrics metrics = new ControllerMetrics(registry,
 				MetricCatalog.of("karpenter",
 						List.of(MetricDefinition.gauge("queue_depth").help("Depth.").labels("queue").build())),
-				StabilityPolicy.showAll(), new CardinalityLimiter(registry, "karpenter", Map.of(), 10, 10),
+				StabilityPolicy.showAll(), CardinalityLimiter.builder(registry, "karpenter").maxLabelValues(10).maxLabelValueLength(10).build(),
 				new RecordingFailures(registry, "karpenter", Duration.ofMinutes(1)), List.of(1.0));
 		registry.getPrometheusRegistry().register(new PrometheusCollectorRefresh(metrics));
 		AtomicInteger depth = new AtomicInteger(4);

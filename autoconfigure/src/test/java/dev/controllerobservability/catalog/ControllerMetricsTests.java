@@ -26,8 +26,11 @@ class ControllerMetricsTests {
 
 	private final RecordingFailures failures = new RecordingFailures(this.registry, "karpenter", Duration.ofHours(1));
 
-	private final CardinalityLimiter limiter = new CardinalityLimiter(this.registry, "karpenter",
-			Map.of("karpenter_nodes_launched_total", Map.of("zone", Set.of("us-east-1a"))), 2, 64);
+	private final CardinalityLimiter limiter = CardinalityLimiter.builder(this.registry, "karpenter")
+		.allowLists(Map.of("karpenter_nodes_launched_total", Map.of("zone", Set.of("us-east-1a"))))
+		.maxLabelValues(2)
+		.maxLabelValueLength(64)
+		.build();
 
 	private final List<MetricDefinition> definitions = List.of(
 			MetricDefinition.counter("nodes_launched_total")
@@ -161,6 +164,43 @@ class ControllerMetricsTests {
 		metrics.refreshCollectors();
 		assertThat(this.registry.find("karpenter.pods_by_phase").tags("phase", "Pending").gauge()).isNull();
 		assertThat(phaseValue("Running")).isEqualTo(6);
+	}
+
+	@Test
+	void capsTheSeriesOfEachScrapeOfACollector() {
+		CardinalityLimiter capped = CardinalityLimiter.builder(this.registry, "karpenter").maxSeriesPerMetric(3).build();
+		ControllerMetrics metrics = new ControllerMetrics(this.registry, MetricCatalog.of("karpenter", this.definitions),
+				StabilityPolicy.showAll(), capped, this.failures, List.of(0.5, 5.0));
+		Map<String, Integer> phases = new ConcurrentHashMap<>(Map.of("A", 1, "B", 2, "C", 3, "D", 4, "E", 5));
+		metrics.collect("pods_by_phase", (samples) -> phases.forEach((phase, count) -> samples.add(count, "phase", phase)));
+		metrics.refreshCollectors();
+		assertThat(this.registry.find("karpenter.pods_by_phase").gauges()).hasSize(4);
+		assertThat(phaseValue("overflow")).isEqualTo(15 - this.registry.find("karpenter.pods_by_phase")
+			.gauges()
+			.stream()
+			.filter((gauge) -> !"overflow".equals(gauge.getId().getTag("phase")))
+			.mapToDouble((gauge) -> gauge.value())
+			.sum());
+		assertThat(this.registry.get("karpenter.cardinality_enforcement_series_overflows").counter().count())
+			.isEqualTo(2);
+		// Series a collector no longer reports free their place: the cap is per scrape.
+		phases.clear();
+		phases.putAll(Map.of("F", 6, "G", 7));
+		metrics.refreshCollectors();
+		assertThat(this.registry.find("karpenter.pods_by_phase").gauges()).extracting((gauge) -> gauge.getId()
+			.getTag("phase")).containsExactlyInAnyOrder("F", "G");
+	}
+
+	@Test
+	void sendsLabelSetsBeyondTheSeriesCapToTheOverflowSeries() {
+		CardinalityLimiter capped = CardinalityLimiter.builder(this.registry, "karpenter").maxSeriesPerMetric(2).build();
+		ControllerMetrics metrics = new ControllerMetrics(this.registry, MetricCatalog.of("karpenter", this.definitions),
+				StabilityPolicy.showAll(), capped, this.failures, List.of(0.5, 5.0));
+		for (String provisioner : new String[] { "a", "b", "c", "d", "a" }) {
+			metrics.gauge("pending_pods", "provisioner", provisioner).set(1);
+		}
+		assertThat(this.registry.find("karpenter.pending_pods").gauges()).extracting((gauge) -> gauge.getId()
+			.getTag("provisioner")).containsExactlyInAnyOrder("a", "b", "overflow");
 	}
 
 	@Test

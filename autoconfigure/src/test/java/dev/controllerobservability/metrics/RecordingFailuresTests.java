@@ -18,6 +18,9 @@ class RecordingFailuresTests {
 	@RegisterExtension
 	final CapturedLog log = new CapturedLog(RecordingFailures.class);
 
+	@RegisterExtension
+	final CapturedLog selfCountersLog = new CapturedLog(SelfCounters.class);
+
 	private final long[] now = { 0 };
 
 	@Test
@@ -62,9 +65,10 @@ class RecordingFailuresTests {
 				() -> this.now[0]);
 		failures.record("test", new IllegalStateException("boom"));
 		assertThat(failures.count()).isEqualTo(1);
-		assertThat(this.log.events()).hasSize(2);
-		assertThat(this.log.events().get(0).getFormattedMessage())
-			.contains("Could not register karpenter_observability_errors_total");
+		assertThat(this.log.events()).hasSize(1);
+		assertThat(this.selfCountersLog.events()).singleElement()
+			.satisfies((event) -> assertThat(event.getFormattedMessage())
+				.contains("Could not register the self-metric karpenter.observability.errors"));
 	}
 
 }

@@ -15,6 +15,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.junit.jupiter.api.Test;
 
 import dev.controllerobservability.metrics.ControllerMeterFilter;
+import dev.controllerobservability.cardinality.CardinalityLimiter;
 import dev.controllerobservability.metrics.RecordingFailures;
 import dev.controllerobservability.testing.PrometheusScrape;
 
@@ -138,6 +139,30 @@ class DirectRecordingTests {
 					throw nodeGone;
 				})).isSameAs(nodeGone);
 		assertThat(brokenFailures.count()).isEqualTo(2);
+	}
+
+	@Test
+	void remembersHandlesOnlyForTagsNoLongerThanTheLimiterKeeps() {
+		CardinalityLimiter limiter = CardinalityLimiter.builder(this.registry, "karpenter")
+			.maxLabelValueLength(16)
+			.build();
+		ControllerOperations operations = ControllerOperations.builder(this.observations, this.failures)
+			.namespace("karpenter")
+			.cardinalityLimiter(limiter)
+			.directRecording(this.handler.seriesCache(), List.of())
+			.build();
+		String huge = "x".repeat(100_000);
+		for (int i = 0; i < 100; i++) {
+			operations.observe("bind", Tags.of("provisioner", huge + i), () -> "bound");
+		}
+		Tags fitting = Tags.of("provisioner", "gpu");
+		operations.observe("bind", fitting, () -> "bound");
+		assertThat(operations.cachedTags("bind")).containsExactly(fitting);
+		// The 100 long values were truncated to one value, recorded 100 times.
+		assertThat(this.registry.get("karpenter.bind.duration")
+			.tags("provisioner", "x".repeat(16), "result", "success")
+			.timer()
+			.count()).isEqualTo(100);
 	}
 
 	private ControllerOperations operations(boolean direct) {

@@ -35,16 +35,26 @@ final class ReliabilityFixture {
 	final ControllerMetrics metrics;
 
 	ReliabilityFixture(int maxLabelValues, int maxLabelValueLength) {
+		this(maxLabelValues, maxLabelValueLength, CardinalityLimiter.DEFAULT_MAX_SERIES_PER_METRIC,
+				List.of("provisioner"));
+	}
+
+	/** With the given limits, operation tags and labels of the catalog counter. */
+	ReliabilityFixture(int maxLabelValues, int maxLabelValueLength, int maxSeriesPerMetric, List<String> labels) {
 		this.registry.config().meterFilter(ControllerMeterFilter.builder("karpenter").build());
 		this.failures = new RecordingFailures(this.registry, "karpenter", Duration.ofMinutes(1));
-		this.limiter = new CardinalityLimiter(this.registry, "karpenter", Map.of(), maxLabelValues,
-				maxLabelValueLength);
+		this.limiter = CardinalityLimiter.builder(this.registry, "karpenter")
+			.maxLabelValues(maxLabelValues)
+			.maxLabelValueLength(maxLabelValueLength)
+			.maxSeriesPerMetric(maxSeriesPerMetric)
+			.build();
 		ObservationRegistry observations = ObservationRegistry.create();
 		OperationMeterObservationHandler handler = new OperationMeterObservationHandler(this.registry, this.failures);
 		observations.observationConfig().observationHandler(handler);
 		// The direct path, as the auto-configuration sets it up when nothing traces.
 		this.operations = ControllerOperations.builder(observations, this.failures)
 			.namespace("karpenter")
+			.labelKeys(labels)
 			.cardinalityLimiter(this.limiter)
 			.directRecording(handler.seriesCache(), List.of())
 			.build();
@@ -52,7 +62,7 @@ final class ReliabilityFixture {
 				MetricCatalog.of("karpenter",
 						List.of(MetricDefinition.counter("nodes_launched_total")
 							.help("Number of nodes launched.")
-							.labels("provisioner")
+							.labels(labels.toArray(String[]::new))
 							.build())),
 				StabilityPolicy.showAll(), this.limiter, this.failures, List.of(0.1, 1.0));
 	}
