@@ -1,5 +1,6 @@
 package dev.controllerobservability.reliability;
 
+import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -7,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import io.micrometer.core.instrument.Tags;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -63,15 +65,17 @@ class ShutdownReliabilityTests {
 			assertThat(calls[i].get(10, TimeUnit.SECONDS)).isEqualTo(i);
 		}
 		assertThat(this.log.events()).isEmpty();
-		Thread.sleep(200);
-		Set<String> leftovers = Thread.getAllStackTraces()
-			.keySet()
-			.stream()
-			.filter((thread) -> !before.contains(thread) && thread.isAlive())
-			.filter((thread) -> !thread.getName().startsWith("ForkJoinPool.commonPool"))
-			.map(Thread::getName)
-			.collect(Collectors.toSet());
-		assertThat(leftovers).isEmpty();
+		// Threads that are ending may still be alive for a moment: wait for them, not a time.
+		Awaitility.await()
+			.pollInSameThread()
+			.atMost(Duration.ofSeconds(30))
+			.untilAsserted(() -> assertThat(Thread.getAllStackTraces()
+				.keySet()
+				.stream()
+				.filter((thread) -> !before.contains(thread) && thread.isAlive())
+				.filter((thread) -> !thread.getName().startsWith("ForkJoinPool.commonPool"))
+				.map(Thread::getName)
+				.collect(Collectors.toSet())).isEmpty());
 	}
 
 	private static void await(CountDownLatch latch) {

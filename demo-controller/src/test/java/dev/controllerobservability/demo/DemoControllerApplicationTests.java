@@ -5,7 +5,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
@@ -18,6 +17,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Runs the demo for a few seconds with fast rounds and finds its operation metrics for
@@ -43,20 +43,11 @@ class DemoControllerApplicationTests {
 
 	@Test
 	void exposesOperationMetricsOfEveryProvisioner() throws Exception {
-		Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
-		Set<String> seen = Set.of();
-		String scrape = "";
-		while (Instant.now().isBefore(deadline)) {
-			scrape = scrape();
-			seen = successfulSeries(scrape);
-			if (seen.size() == FAMILIES.size() * PROVISIONERS.size()) {
-				break;
-			}
-			Thread.sleep(200);
-		}
 		Set<String> expected = new TreeSet<>();
 		FAMILIES.forEach((family) -> PROVISIONERS.forEach((provisioner) -> expected.add(family + "/" + provisioner)));
-		assertThat(seen).containsExactlyInAnyOrderElementsOf(expected);
+		String scrape = await().atMost(Duration.ofSeconds(60))
+			.pollInterval(Duration.ofMillis(200))
+			.until(this::scrape, (text) -> successfulSeries(text).equals(expected));
 		assertThat(scrape).contains("# HELP karpenter_cloudprovider_launch_duration_seconds Duration of launching a node",
 				"# TYPE karpenter_allocation_controller_bind_duration_seconds histogram",
 				"karpenter_observability_errors_total{cluster=\"demo\"} 0.0");
@@ -67,13 +58,10 @@ class DemoControllerApplicationTests {
 
 	@Test
 	void exposesItsDeclaredCatalog() throws Exception {
-		Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
-		String scrape = scrape();
-		while (Instant.now().isBefore(deadline) && !(scrape.contains("karpenter_nodes_launched_total{cluster=\"demo\",provisioner=\"spot\"")
-				&& scrape.contains("phase=\"Running\",provisioner=\"gpu\""))) {
-			Thread.sleep(200);
-			scrape = scrape();
-		}
+		String scrape = await().atMost(Duration.ofSeconds(60))
+			.pollInterval(Duration.ofMillis(200))
+			.until(this::scrape, (text) -> text.contains("karpenter_nodes_launched_total{cluster=\"demo\",provisioner=\"spot\"")
+					&& text.contains("phase=\"Running\",provisioner=\"gpu\""));
 		assertThat(scrape).contains(
 				"# HELP karpenter_nodes_launched_total [STABLE] Number of nodes launched by a provisioner.",
 				"# HELP karpenter_node_launches_total [STABLE] (Deprecated since 0.1.0) Number of nodes launched by a "

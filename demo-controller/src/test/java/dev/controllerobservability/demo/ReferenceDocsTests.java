@@ -3,7 +3,6 @@ package dev.controllerobservability.demo;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -28,6 +27,7 @@ import dev.controllerobservability.stability.StableMetricsGoldenFile;
 import dev.controllerobservability.testing.Promtool;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The demo's generated reference, its stable-metrics contract and its lint, checked
@@ -68,13 +68,9 @@ class ReferenceDocsTests {
 		Set<String> operations = Set.of("karpenter_provisioner_apply_packing_duration_seconds",
 				"karpenter_cloudprovider_launch_duration_seconds",
 				"karpenter_allocation_controller_bind_duration_seconds");
-		Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
-		do {
-			Thread.sleep(200);
-			this.scrape = this.liveMetrics.scrape();
-		}
-		while (Instant.now().isBefore(deadline)
-				&& !families(Exposition.parse(this.scrape)).containsAll(operations));
+		this.scrape = await().atMost(Duration.ofSeconds(60))
+			.pollInterval(Duration.ofMillis(200))
+			.until(this.liveMetrics::scrape, (text) -> families(Exposition.parse(text)).containsAll(operations));
 		this.declared = this.liveMetrics.declaredFamilies();
 		this.reference = MetricsReference.of(Exposition.parse(this.scrape), this.declared, this.linter::isFramework);
 		if (Boolean.getBoolean("reference.update")) {

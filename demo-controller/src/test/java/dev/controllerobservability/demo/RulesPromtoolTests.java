@@ -4,7 +4,6 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,6 +26,7 @@ import dev.controllerobservability.rules.PromQl;
 import dev.controllerobservability.testing.Promtool;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The demo's generated rules and dashboard, checked by the real promtool: both rule
@@ -99,23 +99,23 @@ class RulesPromtoolTests {
 		assertThat(exposed).containsAll(read);
 	}
 
-	private Set<String> waitForExposedNames() throws InterruptedException {
+	private Set<String> waitForExposedNames() {
+		return await().atMost(Duration.ofSeconds(60))
+			.pollInterval(Duration.ofMillis(200))
+			.until(this::exposedNames, (names) -> names.contains("karpenter_cloudprovider_launch_duration_seconds_bucket"));
+	}
+
+	private Set<String> exposedNames() {
 		Set<String> names = new TreeSet<>();
-		Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
-		while (Instant.now().isBefore(deadline)
-				&& !names.contains("karpenter_cloudprovider_launch_duration_seconds_bucket")) {
-			Thread.sleep(200);
-			names.clear();
-			// Declared metrics count too: a counter such as nodes terminated has no series until
-			// its first event, which timing decides.
-			List<ExposedFamily> families = new ArrayList<>(this.liveMetrics.exposition().families());
-			families.addAll(this.liveMetrics.declaredFamilies());
-			for (ExposedFamily family : families) {
-				names.add(family.name());
-				for (String suffix : new String[] { "_bucket", "_count", "_sum" }) {
-					if (family.type().equals("histogram") || family.type().equals("summary")) {
-						names.add(family.name() + suffix);
-					}
+		// Declared metrics count too: a counter such as nodes terminated has no series until
+		// its first event, which timing decides.
+		List<ExposedFamily> families = new ArrayList<>(this.liveMetrics.exposition().families());
+		families.addAll(this.liveMetrics.declaredFamilies());
+		for (ExposedFamily family : families) {
+			names.add(family.name());
+			for (String suffix : new String[] { "_bucket", "_count", "_sum" }) {
+				if (family.type().equals("histogram") || family.type().equals("summary")) {
+					names.add(family.name() + suffix);
 				}
 			}
 		}

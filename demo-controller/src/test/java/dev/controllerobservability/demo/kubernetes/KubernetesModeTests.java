@@ -66,13 +66,17 @@ class KubernetesModeTests {
 			.inNamespace("default")
 			.withName("gpu")
 			.get();
-		await().atMost(Duration.ofSeconds(30))
-			.untilAsserted(() -> assertThat(this.client.resources(ProvisionerResource.class)
+		// The status is written by the first reconcile: until then it is null, which is
+		// asserted (and so waited for) rather than dereferenced.
+		await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+			ProvisionerResource current = this.client.resources(ProvisionerResource.class)
 				.inNamespace("default")
 				.withName("gpu")
-				.get()
-				.getStatus()
-				.getBoundPods()).isGreaterThan(0));
+				.get();
+			assertThat(current).isNotNull();
+			assertThat(current.getStatus()).isNotNull();
+			assertThat(current.getStatus().getBoundPods()).isGreaterThan(0);
+		});
 		assertThat(gpu.getSpec().isGpu()).isTrue();
 		this.liveMetrics.lint().assertNoControllerFindings();
 	}
