@@ -511,8 +511,9 @@ public class ControllerOperations {
 		}
 		try {
 			if (observation.getContextView() instanceof OperationContext context) {
+				// No "error" key value: tracing handlers turn one into an error on every span.
+				// The meters take it from the context.
 				observation.lowCardinalityKeyValue(MetricConventions.RESULT_LABEL, context.getResult());
-				observation.lowCardinalityKeyValue(MetricConventions.ERROR_LABEL, context.getErrorLabel());
 			}
 			observation.stop();
 		}
