@@ -1,6 +1,11 @@
 package dev.controllerobservability.autoconfigure;
 
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
@@ -20,6 +25,7 @@ import dev.controllerobservability.lint.LintFinding;
 import dev.controllerobservability.lint.LintReport;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The reference and the lint report are computed from a scrape once and reused until a
@@ -78,6 +84,35 @@ class LiveMetricsTests {
 	}
 
 	@Test
+	void letsConcurrentCallersWaitForOneScrape() {
+		this.contextRunner.run((context) -> {
+			PrometheusMeterRegistry registry = context.getBean(PrometheusMeterRegistry.class);
+			LiveMetrics liveMetrics = context.getBean(LiveMetrics.class);
+			CountDownLatch scraping = new CountDownLatch(1);
+			CountDownLatch release = new CountDownLatch(1);
+			AtomicInteger scrapes = new AtomicInteger();
+			Gauge.builder("karpenter.scrapes", () -> {
+				scrapes.incrementAndGet();
+				scraping.countDown();
+				awaitQuietly(release);
+				return 0;
+			}).description("Scrapes.").register(registry);
+			CompletableFuture<MetricsReference> first = CompletableFuture.supplyAsync(liveMetrics::reference);
+			assertThat(scraping.await(30, TimeUnit.SECONDS)).isTrue();
+			AtomicReference<Thread> secondThread = new AtomicReference<>();
+			CompletableFuture<MetricsReference> second = CompletableFuture.supplyAsync(() -> {
+				secondThread.set(Thread.currentThread());
+				return liveMetrics.reference();
+			}, (task) -> new Thread(task, "second-caller").start());
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> secondThread.get() != null && secondThread.get().getState() == Thread.State.BLOCKED);
+			release.countDown();
+			assertThat(second.get(30, TimeUnit.SECONDS)).isSameAs(first.get(30, TimeUnit.SECONDS));
+			assertThat(scrapes).hasValue(1);
+		});
+	}
+
+	@Test
 	void alwaysScrapesAgainForTheExposition() {
 		this.contextRunner.run((context) -> {
 			PrometheusMeterRegistry registry = context.getBean(PrometheusMeterRegistry.class);
@@ -97,6 +132,15 @@ class LiveMetricsTests {
 			.register(registry);
 		scrapes.set(0);
 		return scrapes;
+	}
+
+	private static void awaitQuietly(CountDownLatch latch) {
+		try {
+			latch.await(30, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
 	}
 
 	private static Iterable<String> names(MetricsReference reference) {
