@@ -1,35 +1,27 @@
 package dev.controllerobservability.autoconfigure;
 
-import java.util.Map;
-
 import org.springframework.boot.EnvironmentPostProcessor;
 import org.springframework.boot.SpringApplication;
 import org.springframework.core.env.ConfigurableEnvironment;
-import org.springframework.core.env.MapPropertySource;
+import org.springframework.core.env.MutablePropertySources;
 
 /**
  * Exposes the {@code health} and {@code prometheus} actuator endpoints over HTTP unless
  * the user configured the exposure. The default is added as the property source of
- * lowest precedence, so any setting of the user's (file, environment variable, command
- * line) wins.
+ * lowest precedence, and it gives its value only while no other source sets
+ * {@code management.endpoints.web.exposure.include}, so the user's setting wins from any
+ * source: files, the command line, environment variables, system properties,
+ * {@code @PropertySource} and {@code SpringApplication.setDefaultProperties}, including
+ * those added after this post-processor ran.
  */
 class ActuatorExposureEnvironmentPostProcessor implements EnvironmentPostProcessor {
 
-	static final String PROPERTY_SOURCE_NAME = "controllerObservabilityDefaults";
-
-	static final String EXPOSURE_PROPERTY = "management.endpoints.web.exposure.include";
-
-	static final String EXPOSED_ENDPOINTS = "health,prometheus";
-
 	@Override
 	public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
-		boolean enabled = environment.getProperty(ControllerObservabilityProperties.PREFIX + ".enabled",
-				Boolean.class, true);
-		if (!enabled || environment.getPropertySources().contains(PROPERTY_SOURCE_NAME)) {
-			return;
+		MutablePropertySources sources = environment.getPropertySources();
+		if (!sources.contains(DefaultExposurePropertySource.NAME)) {
+			sources.addLast(new DefaultExposurePropertySource(sources));
 		}
-		environment.getPropertySources()
-			.addLast(new MapPropertySource(PROPERTY_SOURCE_NAME, Map.of(EXPOSURE_PROPERTY, EXPOSED_ENDPOINTS)));
 	}
 
 }

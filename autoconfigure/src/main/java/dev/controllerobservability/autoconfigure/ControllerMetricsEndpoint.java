@@ -11,7 +11,9 @@ import dev.controllerobservability.docs.ReferenceEntry;
 /**
  * {@code /actuator/controllermetrics}: every exposed and declared metric as JSON, and
  * {@code /actuator/controllermetrics/markdown} the same as the Markdown reference. Not
- * exposed unless listed in {@code management.endpoints.web.exposure.include}.
+ * exposed unless listed in {@code management.endpoints.web.exposure.include}. A call
+ * scrapes only when a meter was added or removed since the previous one (see
+ * {@link LiveMetrics#reference()}).
  */
 @Endpoint(id = "controllermetrics")
 public class ControllerMetricsEndpoint {

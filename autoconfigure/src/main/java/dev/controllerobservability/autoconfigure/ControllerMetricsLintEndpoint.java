@@ -11,7 +11,8 @@ import dev.controllerobservability.lint.LintReport;
 /**
  * {@code /actuator/controllermetricslint}: the lint findings of the current scrape,
  * controller and framework metrics apart. Not exposed unless listed in
- * {@code management.endpoints.web.exposure.include}.
+ * {@code management.endpoints.web.exposure.include}. A call scrapes only when a meter was
+ * added or removed since the previous one (see {@link LiveMetrics#lint()}).
  */
 @Endpoint(id = "controllermetricslint")
 public class ControllerMetricsLintEndpoint {
@@ -23,7 +24,8 @@ public class ControllerMetricsLintEndpoint {
 	}
 
 	/**
-	 * Lints the current scrape.
+	 * Lints the current scrape, or returns the previous findings while the meters are
+	 * unchanged.
 	 * @return the findings
 	 */
 	@ReadOperation

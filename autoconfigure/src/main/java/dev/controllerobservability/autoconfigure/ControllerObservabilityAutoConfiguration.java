@@ -2,6 +2,7 @@ package dev.controllerobservability.autoconfigure;
 
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.Executor;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.observation.MeterObservationHandler;
@@ -13,6 +14,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.aspectj.weaver.Advice;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -42,6 +44,8 @@ import dev.controllerobservability.operations.ControllerOperations;
 import dev.controllerobservability.operations.ObservedOperationAspect;
 import dev.controllerobservability.operations.OperationMeterObservationHandler;
 import dev.controllerobservability.rules.RuleSet;
+
+import static org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration.APPLICATION_TASK_EXECUTOR_BEAN_NAME;
 
 /**
  * Auto-configuration of Controller Observability: the shared {@link ControllerMeterFilter},
@@ -213,8 +217,9 @@ public final class ControllerObservabilityAutoConfiguration {
 		@Bean
 		@ConditionalOnBean(PrometheusMeterRegistry.class)
 		StartupChecks controllerStartupChecks(LiveMetrics liveMetrics, RuleSet rules,
-				ControllerObservabilityProperties properties) {
-			return new StartupChecks(liveMetrics, rules, properties.getLint().getMode());
+				ControllerObservabilityProperties properties,
+				@Qualifier(APPLICATION_TASK_EXECUTOR_BEAN_NAME) ObjectProvider<Executor> applicationTaskExecutor) {
+			return new StartupChecks(liveMetrics, rules, properties.getLint().getMode(), applicationTaskExecutor);
 		}
 
 		// Nested configurations are read before their enclosing one's beans, so the

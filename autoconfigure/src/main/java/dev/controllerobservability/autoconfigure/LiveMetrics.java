@@ -6,6 +6,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -32,6 +34,12 @@ import dev.controllerobservability.stability.StableMetricsGoldenFile;
  *     liveMetrics.assertStableMetricsUnchanged(Path.of("docs/reference/stable-metrics.yaml"), "./mvnw verify -Dreference.update=true");
  * }
  * }</pre>
+ * <p>
+ * {@link #reference()} and {@link #lint()} cost a scrape, reading it back, and the work
+ * itself; both depend only on which metric families and labels exist, never on values.
+ * Each therefore keeps its last result and returns it again until a meter is added to or
+ * removed from the registry. {@link #exposition()} and {@link #lint(Exposition)} always
+ * work on a fresh scrape.
  */
 public class LiveMetrics {
 
@@ -47,6 +55,12 @@ public class LiveMetrics {
 
 	private final List<String> knownOperations;
 
+	private final AtomicLong meterChanges = new AtomicLong();
+
+	private final LastResult<MetricsReference> reference = new LastResult<>();
+
+	private final LastResult<LintReport> lint = new LastResult<>();
+
 	public LiveMetrics(PrometheusMeterRegistry registry, ControllerMetrics metrics,
 			ControllerObservabilitySettings settings, MetricsLinter linter, ControllerOperations operations,
 			List<String> knownOperations) {
@@ -56,6 +70,9 @@ public class LiveMetrics {
 		this.linter = linter;
 		this.operations = operations;
 		this.knownOperations = List.copyOf(knownOperations);
+		registry.config()
+			.onMeterAdded((meter) -> this.meterChanges.incrementAndGet())
+			.onMeterRemoved((meter) -> this.meterChanges.incrementAndGet());
 	}
 
 	/**
@@ -89,19 +106,22 @@ public class LiveMetrics {
 	}
 
 	/**
-	 * The reference of every exposed family and every declared one.
+	 * The reference of every exposed family and every declared one. The previous result
+	 * is returned again while no meter has been added or removed.
 	 * @return the reference
 	 */
 	public MetricsReference reference() {
-		return MetricsReference.of(exposition(), declaredFamilies(), this.linter::isFramework);
+		return this.reference
+			.get((exposition) -> MetricsReference.of(exposition, declaredFamilies(), this.linter::isFramework));
 	}
 
 	/**
-	 * Lints the current scrape.
+	 * Lints the current scrape. The previous result is returned again while no meter has
+	 * been added or removed.
 	 * @return the findings
 	 */
 	public LintReport lint() {
-		return lint(exposition());
+		return this.lint.get(this::lint);
 	}
 
 	/**
@@ -128,6 +148,28 @@ public class LiveMetrics {
 			throw new UncheckedIOException("Cannot read the golden file " + goldenFile.toAbsolutePath()
 					+ "; create it with: " + refreshCommand, ex);
 		}
+	}
+
+	/**
+	 * The last result computed from a scrape, and the count of meter changes it saw.
+	 * Callers that arrive while it is computed wait for it rather than scrape again.
+	 */
+	private final class LastResult<T> {
+
+		private long meterChanges = -1;
+
+		private T value;
+
+		synchronized T get(Function<Exposition, T> compute) {
+			// Read before scraping: a meter added during the scrape makes the next call scrape again.
+			long current = LiveMetrics.this.meterChanges.get();
+			if (this.value == null || this.meterChanges != current) {
+				this.value = compute.apply(exposition());
+				this.meterChanges = current;
+			}
+			return this.value;
+		}
+
 	}
 
 }

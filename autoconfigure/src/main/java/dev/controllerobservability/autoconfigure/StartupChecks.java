@@ -3,10 +3,13 @@ package dev.controllerobservability.autoconfigure;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.ApplicationListener;
 
@@ -30,8 +33,11 @@ import dev.controllerobservability.rules.RuleSet;
  * application ({@code fail}); framework findings are only summarised, since the
  * controller does not name those metrics.</li>
  * </ul>
- * Only what can stop the application runs before it is ready: in {@code warn} mode the
- * lint runs on a background thread, on the same scrape, and logs a moment later.
+ * Only what can stop the application needs to run before it is ready. In {@code warn}
+ * mode the lint, on the same scrape, is handed to the application's task executor
+ * (Spring Boot's {@code applicationTaskExecutor}) when the application has one, and logs
+ * a moment later; without one it runs before readiness. The starter starts no thread of
+ * its own.
  */
 class StartupChecks implements ApplicationListener<ApplicationReadyEvent> {
 
@@ -43,10 +49,14 @@ class StartupChecks implements ApplicationListener<ApplicationReadyEvent> {
 
 	private final Mode lintMode;
 
-	StartupChecks(LiveMetrics liveMetrics, RuleSet rules, Mode lintMode) {
+	private final ObjectProvider<Executor> applicationTaskExecutor;
+
+	StartupChecks(LiveMetrics liveMetrics, RuleSet rules, Mode lintMode,
+			ObjectProvider<Executor> applicationTaskExecutor) {
 		this.liveMetrics = liveMetrics;
 		this.rules = rules;
 		this.lintMode = lintMode;
+		this.applicationTaskExecutor = applicationTaskExecutor;
 	}
 
 	@Override
@@ -57,10 +67,22 @@ class StartupChecks implements ApplicationListener<ApplicationReadyEvent> {
 			lint(exposition);
 		}
 		else if (this.lintMode == Mode.WARN) {
-			Thread lint = new Thread(() -> lint(exposition), "controller-observability-lint");
-			lint.setDaemon(true);
-			lint.start();
+			warnLater(() -> lint(exposition));
 		}
+	}
+
+	private void warnLater(Runnable lint) {
+		Executor executor = this.applicationTaskExecutor.getIfAvailable();
+		if (executor != null) {
+			try {
+				executor.execute(lint);
+				return;
+			}
+			catch (RejectedExecutionException ex) {
+				// Saturated or already shutting down: the findings are still worth a line each.
+			}
+		}
+		lint.run();
 	}
 
 	private void checkRules(Exposition exposition) {

@@ -5,8 +5,12 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.SpringApplication;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.core.env.MapPropertySource;
 import org.springframework.core.env.StandardEnvironment;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -28,6 +32,61 @@ class ActuatorExposureEnvironmentPostProcessorTests {
 			.addFirst(new MapPropertySource("user", Map.of("management.endpoints.web.exposure.include", "health")));
 		this.postProcessor.postProcessEnvironment(environment, new SpringApplication());
 		assertThat(environment.getProperty("management.endpoints.web.exposure.include")).isEqualTo("health");
+	}
+
+	@Test
+	void letsAUserSourceAddedAfterwardsWin() {
+		StandardEnvironment environment = new StandardEnvironment();
+		this.postProcessor.postProcessEnvironment(environment, new SpringApplication());
+		environment.getPropertySources()
+			.addLast(new MapPropertySource("late", Map.of("management.endpoints.web.exposure.include", "health")));
+		assertThat(environment.getProperty("management.endpoints.web.exposure.include")).isEqualTo("health");
+	}
+
+	@Test
+	void letsAYamlListWin() {
+		StandardEnvironment environment = new StandardEnvironment();
+		ConfigurationPropertySources.attach(environment);
+		this.postProcessor.postProcessEnvironment(environment, new SpringApplication());
+		environment.getPropertySources()
+			.addLast(new MapPropertySource("yaml list", Map.of("management.endpoints.web.exposure.include[0]", "info")));
+		assertThat(Binder.get(environment)
+			.bind("management.endpoints.web.exposure.include", Bindable.listOf(String.class))
+			.get()).containsExactly("info");
+		assertThat(environment.getPropertySources().get(DefaultExposurePropertySource.NAME).getProperty(
+				"management.endpoints.web.exposure.include")).isNull();
+	}
+
+	@Test
+	void letsAnEnvironmentVariableWin() {
+		StandardEnvironment environment = new StandardEnvironment();
+		ConfigurationPropertySources.attach(environment);
+		this.postProcessor.postProcessEnvironment(environment, new SpringApplication());
+		environment.getPropertySources()
+			.addLast(new SystemEnvironmentPropertySource("variables",
+					Map.of("MANAGEMENT_ENDPOINTS_WEB_EXPOSURE_INCLUDE", "health")));
+		assertThat(environment.getProperty("management.endpoints.web.exposure.include")).isEqualTo("health");
+		assertThat(Binder.get(environment)
+			.bind("management.endpoints.web.exposure.include", Bindable.listOf(String.class))
+			.get()).containsExactly("health");
+	}
+
+	@Test
+	void exposesNothingWhenTheStarterIsDisabledLater() {
+		StandardEnvironment environment = new StandardEnvironment();
+		this.postProcessor.postProcessEnvironment(environment, new SpringApplication());
+		environment.getPropertySources()
+			.addLast(new MapPropertySource("late", Map.of("controller.observability.enabled", "${starter.on:false}")));
+		assertThat(environment.getProperty("management.endpoints.web.exposure.include")).isNull();
+	}
+
+	@Test
+	void addsItsDefaultOnlyOnce() {
+		StandardEnvironment environment = new StandardEnvironment();
+		this.postProcessor.postProcessEnvironment(environment, new SpringApplication());
+		this.postProcessor.postProcessEnvironment(environment, new SpringApplication());
+		assertThat(environment.getPropertySources().stream().filter(DefaultExposurePropertySource.class::isInstance))
+			.hasSize(1);
 	}
 
 	@Test

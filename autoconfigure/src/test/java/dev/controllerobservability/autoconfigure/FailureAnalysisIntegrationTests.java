@@ -79,7 +79,7 @@ class FailureAnalysisIntegrationTests {
 	@Test
 	void onlyWarnsOnLintFindingsByDefault(CapturedOutput output) {
 		start(BadMetrics.class, "--controller.observability.namespace=karpenter");
-		// Warnings do not hold up start-up: they are logged from a background thread.
+		// Warnings do not hold up start-up: they are logged from the application's task executor.
 		await().atMost(Duration.ofSeconds(10))
 			.untilAsserted(() -> assertThat(output)
 				.contains("Metric lint: karpenter_wait_ms metric names should not contain abbreviated units"));

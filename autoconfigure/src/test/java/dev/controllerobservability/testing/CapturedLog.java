@@ -21,7 +21,19 @@ public final class CapturedLog implements BeforeEachCallback, AfterEachCallback 
 	private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
 
 	public CapturedLog(Class<?> loggingClass) {
-		this.logger = (Logger) LoggerFactory.getLogger(loggingClass);
+		this(loggingClass.getName());
+	}
+
+	private CapturedLog(String loggerName) {
+		this.logger = (Logger) LoggerFactory.getLogger(loggerName);
+	}
+
+	/**
+	 * Captures what every logger of the application logs.
+	 * @return the extension
+	 */
+	public static CapturedLog everything() {
+		return new CapturedLog(org.slf4j.Logger.ROOT_LOGGER_NAME);
 	}
 
 	@Override

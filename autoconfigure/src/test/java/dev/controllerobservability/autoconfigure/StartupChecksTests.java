@@ -1,0 +1,100 @@
+package dev.controllerobservability.autoconfigure;
+
+import java.time.Duration;
+import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * In {@code warn} mode the lint findings are logged from the application's task executor
+ * when it has one, else before the application is ready, on the thread that starts it;
+ * either way the starter starts no thread, and none outlives the application.
+ */
+// The application's logging set-up replaces appenders added beforehand: read the console.
+@ExtendWith(OutputCaptureExtension.class)
+class StartupChecksTests {
+
+	private static final String FINDING = "Metric lint: karpenter_wait_ms metric names should not contain abbreviated units";
+
+	@Test
+	void lintsOnTheApplicationsTaskExecutor(CapturedOutput output) {
+		Set<Thread> before = Thread.getAllStackTraces().keySet();
+		try (ConfigurableApplicationContext context = start("--spring.task.execution.thread-name-prefix=app-task-")) {
+			await().atMost(Duration.ofSeconds(30)).until(() -> output.getOut().contains(FINDING));
+			assertThat(loggedOn("app-task-\\d+", output)).isTrue();
+		}
+		assertNoThreadLeftRunning(before);
+	}
+
+	@Test
+	void lintsBeforeReadinessWithoutATaskExecutor(CapturedOutput output) {
+		Set<Thread> before = Thread.getAllStackTraces().keySet();
+		try (ConfigurableApplicationContext context = start(
+				"--spring.autoconfigure.exclude=" + TaskExecutionAutoConfiguration.class.getName())) {
+			assertThat(context.containsBean(TaskExecutionAutoConfiguration.APPLICATION_TASK_EXECUTOR_BEAN_NAME))
+				.isFalse();
+			assertThat(loggedOn(Pattern.quote(Thread.currentThread().getName()), output)).isTrue();
+		}
+		assertNoThreadLeftRunning(before);
+	}
+
+	// Boot's console pattern: "[<thread, padded to 15>] <logger> : <message>".
+	private static boolean loggedOn(String thread, CapturedOutput output) {
+		return Pattern.compile("\\[\\s*" + thread + "\\] \\S*StartupChecks\\s+: " + Pattern.quote(FINDING))
+			.matcher(output.getOut())
+			.find();
+	}
+
+	private static ConfigurableApplicationContext start(String... args) {
+		SpringApplication application = new SpringApplication(App.class);
+		application.setWebApplicationType(WebApplicationType.NONE);
+		String[] all = new String[args.length + 1];
+		all[0] = "--controller.observability.namespace=karpenter";
+		System.arraycopy(args, 0, all, 1, args.length);
+		return application.run(all);
+	}
+
+	// Polled on this thread: a poller thread of Awaitility's would count as left over.
+	private static void assertNoThreadLeftRunning(Set<Thread> before) {
+		await().pollInSameThread().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+			Set<String> leftovers = Thread.getAllStackTraces()
+				.keySet()
+				.stream()
+				.filter((thread) -> !before.contains(thread) && thread.isAlive())
+				.map(Thread::getName)
+				.collect(Collectors.toSet());
+			assertThat(leftovers).isEmpty();
+		});
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableAutoConfiguration
+	static class App {
+
+		/** A meter that breaks a lint rule. */
+		@Bean
+		MeterBinder badMeter() {
+			return (registry) -> Gauge.builder("karpenter.wait_ms", () -> 1).description("Wait.").register(registry);
+		}
+
+	}
+
+}
