@@ -72,8 +72,12 @@ class ConfigurationReferences implements ApplicationListener<ApplicationReadyEve
 		this.registry = registry;
 		this.meterFilter = meterFilter;
 		this.ruleOperations = properties.getRules().getOperations().keySet();
-		RuleSetFactory.operationNames(properties, settings)
-			.forEach((name) -> this.declared.put(name, operations.describe(name)));
+		for (String name : RuleSetFactory.operationNames(properties, settings)) {
+			OperationDescriptor descriptor = describe(name);
+			if (descriptor != null) {
+				this.declared.put(name, descriptor);
+			}
+		}
 		for (MetricDefinition definition : catalog.definitions()) {
 			this.declaredMetrics.add(catalog.exposedName(definition.name()));
 			if (definition.replaces() != null) {
@@ -224,13 +228,23 @@ class ConfigurationReferences implements ApplicationListener<ApplicationReadyEve
 			}
 		}
 		for (String operation : this.ruleOperations) {
-			OperationDescriptor descriptor = this.operations.describe(operation);
-			if (!this.settings.definitions().containsKey(descriptor.operation())
+			OperationDescriptor descriptor = describe(operation);
+			if (descriptor != null && !this.settings.definitions().containsKey(descriptor.operation())
 					&& this.registry.find(descriptor.durationName()).meter() == null) {
 				warn("rules.operations." + operation, operation, "no operation of this name is declared under "
 						+ PREFIX + "operations.definitions or has been called",
 						PropertyTree.closest(descriptor.operation(), this.settings.definitions().keySet()));
 			}
+		}
+	}
+
+	/** The operation's descriptor, or {@code null} for a name the rule set reports. */
+	private OperationDescriptor describe(String operation) {
+		try {
+			return this.operations.describe(operation);
+		}
+		catch (IllegalArgumentException ex) {
+			return null;
 		}
 	}
 
