@@ -22,6 +22,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.info.ProjectInfoAutoConfiguration;
+import org.springframework.boot.context.properties.ConfigurationPropertiesBinding;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.info.BuildProperties;
 import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
@@ -76,6 +77,12 @@ public final class ControllerObservabilityAutoConfiguration {
 	 * {@code DefaultMeterObservationHandler}, which it replaces for operation contexts.
 	 */
 	public static final int OBSERVATION_HANDLER_ORDER = Ordered.HIGHEST_PRECEDENCE + 100;
+
+	@Bean
+	@ConfigurationPropertiesBinding
+	static OperationDefinitionConverter controllerOperationDefinitionConverter() {
+		return new OperationDefinitionConverter();
+	}
 
 	@Bean
 	@ConditionalOnMissingBean
@@ -172,6 +179,16 @@ public final class ControllerObservabilityAutoConfiguration {
 	RuleSet controllerRuleSet(ControllerObservabilityProperties properties, ControllerObservabilitySettings settings,
 			ControllerOperations operations) {
 		return RuleSetFactory.create(properties, settings, operations);
+	}
+
+	@Bean
+	ConfigurationReferences controllerConfigurationReferences(ControllerObservabilityProperties properties,
+			ControllerObservabilitySettings settings, MetricCatalog catalog, ControllerOperations operations,
+			MeterRegistry meterRegistry, ObjectProvider<ControllerMeterFilter> meterFilter) {
+		ConfigurationReferences references = new ConfigurationReferences(properties, settings, catalog, operations,
+				meterRegistry, meterFilter.getIfUnique());
+		references.check();
+		return references;
 	}
 
 	@Bean

@@ -51,6 +51,8 @@ public record ControllerObservabilitySettings(String namespace, Tags commonTags,
 
 	private static final String PREFIX = ControllerObservabilityProperties.PREFIX + ".";
 
+	private static final Pattern PROMETHEUS_NAME = Pattern.compile("[a-zA-Z_:][a-zA-Z0-9_:]*");
+
 	private static final Pattern METER_PREFIX = Pattern.compile("[a-z_][a-z0-9_]*(\\.[a-z_][a-z0-9_]*)*");
 
 	/**
@@ -64,6 +66,7 @@ public record ControllerObservabilitySettings(String namespace, Tags commonTags,
 	 */
 	public static ControllerObservabilitySettings resolve(ControllerObservabilityProperties properties,
 			Environment environment, String buildVersion) {
+		PropertySourceNames.check(environment);
 		String namespace = namespace(properties.getNamespace(), environment.getProperty("spring.application.name"));
 		Tags commonTags = commonTags(properties.getCommonTags());
 		List<Double> buckets = buckets("duration-buckets", properties.getDurationBuckets());
@@ -74,7 +77,10 @@ public record ControllerObservabilitySettings(String namespace, Tags commonTags,
 					"the interval must be zero or positive", "Set it to a duration such as 1m or 30s");
 		}
 		List<String> operationTags = labelKeys("operations.tags", properties.getOperations().getTags());
-		Map<String, OperationDefinition> definitions = definitions(properties.getOperations().getDefinitions());
+		Map<String, Definition> configured = new LinkedHashMap<>(properties.getOperations().getDefinitions());
+		// bind: {} declares an operation too, though YAML leaves no property for it.
+		EmptyOperationDefinitions.find(environment).forEach((name) -> configured.putIfAbsent(name, new Definition()));
+		Map<String, OperationDefinition> definitions = definitions(configured);
 		StabilityPolicy stability = stability(properties, buildVersion);
 		Map<String, Map<String, Set<String>>> allowList = allowList(properties.getLabelAllowList());
 		int maxLabelValues = atLeastOne("max-label-values", properties.getMaxLabelValues());
@@ -82,7 +88,7 @@ public record ControllerObservabilitySettings(String namespace, Tags commonTags,
 		int maxSeriesPerMetric = atLeastOne("max-series-per-metric", properties.getMaxSeriesPerMetric());
 		int maxOperations = atLeastOne("operations.max-operations", properties.getOperations().getMaxOperations());
 		return new ControllerObservabilitySettings(namespace, commonTags, buckets, meterPrefixes, errorLogInterval,
-				operationTags, definitions, stability, List.copyOf(properties.getDisabledMetrics()), allowList,
+				operationTags, definitions, stability, disabledMetrics(properties.getDisabledMetrics()), allowList,
 				maxLabelValues, maxLabelValueLength, maxSeriesPerMetric, maxOperations);
 	}
 
@@ -150,6 +156,21 @@ public record ControllerObservabilitySettings(String namespace, Tags commonTags,
 		return Map.copyOf(allowList);
 	}
 
+	private static List<String> disabledMetrics(List<String> names) {
+		for (int i = 0; i < names.size(); i++) {
+			String name = names.get(i);
+			if (name == null || !PROMETHEUS_NAME.matcher(name).matches()) {
+				throw new InvalidObservabilityPropertyException(PREFIX + "disabled-metrics[" + i + "]", name,
+						"a Prometheus metric name has letters, digits, '_' and ':' and does not start with a digit, so "
+								+ "this disables nothing",
+						"Use the name as the scrape shows it, such as '"
+								+ ((name != null) ? suggestion(name, "karpenter_old_total") : "karpenter_old_total")
+								+ "'");
+			}
+		}
+		return List.copyOf(names);
+	}
+
 	private static int atLeastOne(String property, int value) {
 		if (value < 1) {
 			throw new InvalidObservabilityPropertyException(PREFIX + property, value, "the limit must be at least 1",
@@ -181,6 +202,17 @@ public record ControllerObservabilitySettings(String namespace, Tags commonTags,
 
 	private static boolean isFrameworkPrefix(String name) {
 		return MetricConventions.FRAMEWORK_PREFIXES.contains(name);
+	}
+
+	/** The framework prefix a dotted meter prefix falls under, or {@code null}. */
+	private static String frameworkPrefixOf(String meterPrefix) {
+		String name = meterPrefix.replace('.', '_');
+		for (String framework : MetricConventions.FRAMEWORK_PREFIXES) {
+			if (name.equals(framework) || name.startsWith(framework + "_")) {
+				return framework;
+			}
+		}
+		return null;
 	}
 
 	private static Tags commonTags(Map<String, String> configured) {
@@ -228,7 +260,7 @@ public record ControllerObservabilitySettings(String namespace, Tags commonTags,
 	}
 
 	private static List<Double> buckets(String property, List<Double> buckets) {
-		BucketRules.Problem problem = BucketRules.check(buckets);
+		BucketRules.Problem problem = BucketRules.checkDurations(buckets);
 		if (problem != null) {
 			String element = PREFIX + property + ((problem.index() >= 0) ? "[" + problem.index() + "]" : "");
 			throw new InvalidObservabilityPropertyException(element, problem.value(), problem.reason(),
@@ -244,6 +276,14 @@ public record ControllerObservabilitySettings(String namespace, Tags commonTags,
 				throw new InvalidObservabilityPropertyException(PREFIX + "meter-prefixes[" + i + "]", prefix,
 						"a meter prefix is a dotted Micrometer name of snake_case parts",
 						"Use a prefix such as 'nodes' or 'cloud.api'");
+			}
+			String framework = frameworkPrefixOf(prefix);
+			if (framework != null) {
+				throw new InvalidObservabilityPropertyException(PREFIX + "meter-prefixes[" + i + "]", prefix,
+						"'" + prefix + "' names framework meters (" + framework + "_*), which would all get the "
+								+ "namespace, common tags and buckets and leave their standard names",
+						"List only prefixes of meters your controller registers itself, such as 'nodes' or "
+								+ "'cloud.api'");
 			}
 		}
 		return List.copyOf(prefixes);

@@ -56,6 +56,9 @@ class ObservabilityBindFailureAnalyzer extends AbstractFailureAnalyzer<BindExcep
 				.map((constant) -> constant.toString().toLowerCase(Locale.ROOT))
 				.collect(Collectors.joining(", "));
 		}
+		if (resolved.getEnclosingClass() == ControllerObservabilityProperties.class) {
+			return "settings (" + String.join(", ", PropertyTree.knownNames(resolved)) + ")";
+		}
 		if (Duration.class.equals(resolved)) {
 			return "a duration";
 		}
@@ -78,6 +81,9 @@ class ObservabilityBindFailureAnalyzer extends AbstractFailureAnalyzer<BindExcep
 		}
 		if (Duration.class.equals(resolved)) {
 			return ", such as 30s or 1m";
+		}
+		if (ControllerObservabilityProperties.Definition.class.equals(resolved)) {
+			return ", such as {subsystem: allocation_controller}, or {} to declare the operation with defaults";
 		}
 		if (resolved == int.class || resolved == Integer.class) {
 			return ", such as 200";

@@ -3,7 +3,9 @@ package dev.controllerobservability.autoconfigure;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 import dev.controllerobservability.metrics.MetricNames;
 import dev.controllerobservability.operations.ControllerOperations;
@@ -27,6 +29,11 @@ import dev.controllerobservability.rules.RuleValidator;
 final class RuleSetFactory {
 
 	private static final String PREFIX = ControllerObservabilityProperties.PREFIX + ".";
+
+	private static final Pattern KUBERNETES_LABEL_NAME = Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?");
+
+	private static final Pattern KUBERNETES_LABEL_PREFIX = Pattern
+		.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
 
 	private RuleSetFactory() {
 	}
@@ -73,7 +80,38 @@ final class RuleSetFactory {
 		});
 		String group = (properties.getRules().getGroup() != null) ? properties.getRules().getGroup()
 				: settings.namespace() + ".rules";
+		if (group.isBlank()) {
+			throw new InvalidObservabilityPropertyException(PREFIX + "rules.group", group,
+					"a rule group needs a name; promtool and Prometheus reject a group without one",
+					"Set a name such as '" + settings.namespace() + ".rules', or remove the property for that default");
+		}
+		prometheusRuleLabels(properties.getRules().getPrometheusRuleLabels());
 		return new RuleSet(group, recordingRules, alerts);
+	}
+
+	/** Kubernetes label syntax, which the API server enforces on the PrometheusRule. */
+	private static void prometheusRuleLabels(Map<String, String> labels) {
+		labels.forEach((key, value) -> {
+			String property = PREFIX + "rules.prometheus-rule-labels[" + key + "]";
+			int slash = key.lastIndexOf('/');
+			String prefix = (slash >= 0) ? key.substring(0, slash) : null;
+			String name = key.substring(slash + 1);
+			if ((prefix != null && (prefix.length() > 253 || !KUBERNETES_LABEL_PREFIX.matcher(prefix).matches()))
+					|| name.length() > 63 || !KUBERNETES_LABEL_NAME.matcher(name).matches()) {
+				throw new InvalidObservabilityPropertyException(property, key,
+						"'" + key + "' is not a Kubernetes label key (an optional DNS prefix and '/', then at most 63 "
+								+ "letters, digits, '-', '_' or '.', starting and ending with a letter or digit), so "
+								+ "the API server rejects the PrometheusRule",
+						"Use a key such as 'release' or '[app.kubernetes.io/part-of]' (brackets keep '.' and '/')");
+			}
+			if (value == null || value.length() > 63
+					|| (!value.isEmpty() && !KUBERNETES_LABEL_NAME.matcher(value).matches())) {
+				throw new InvalidObservabilityPropertyException(property, value,
+						"a Kubernetes label value has at most 63 letters, digits, '-', '_' or '.', starting and ending "
+								+ "with a letter or digit, so the API server rejects the PrometheusRule",
+						"Use a value such as 'prometheus'");
+			}
+		});
 	}
 
 	private static OperationDescriptor describe(ControllerOperations operations, String property, String operation) {

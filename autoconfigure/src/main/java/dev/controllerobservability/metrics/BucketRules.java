@@ -5,10 +5,16 @@ import java.util.List;
 
 /**
  * What makes a list of histogram bucket boundaries usable: at least one, each positive
- * and finite, strictly increasing. Shared by every place that accepts buckets, so the
- * same mistake gets the same explanation.
+ * and finite, strictly increasing; for durations also between one nanosecond and the
+ * longest duration Micrometer records, and distinct to the nanosecond. Shared by every
+ * place that accepts buckets, so the same mistake gets the same explanation.
  */
 public final class BucketRules {
+
+	private static final double NANOS_PER_SECOND = 1e9;
+
+	/** Longest duration bucket, in seconds: a {@code long} of nanoseconds. */
+	private static final double MAX_DURATION_SECONDS = Long.MAX_VALUE / NANOS_PER_SECOND;
 
 	private BucketRules() {
 	}
@@ -19,7 +25,50 @@ public final class BucketRules {
 	 * @return the same boundaries as durations
 	 */
 	public static Duration[] durations(List<Double> seconds) {
-		return seconds.stream().map((bucket) -> Duration.ofNanos(Math.round(bucket * 1e9))).toArray(Duration[]::new);
+		return seconds.stream().map((bucket) -> Duration.ofNanos(nanos(bucket))).toArray(Duration[]::new);
+	}
+
+	private static long nanos(double seconds) {
+		return Math.round(seconds * NANOS_PER_SECOND);
+	}
+
+	/**
+	 * Checks boundaries of a duration histogram, which Micrometer records in whole
+	 * nanoseconds: besides {@link #check(List)}, each boundary is at least one nanosecond
+	 * (a boundary of 0 ns makes Micrometer drop the histogram at its first record), at
+	 * most {@code Long.MAX_VALUE} nanoseconds (about 292 years; longer ones collapse into
+	 * that one), and no two are the same nanosecond.
+	 * @param seconds the boundaries in seconds, as configured
+	 * @return the first problem, or {@code null} when they are usable
+	 */
+	public static Problem checkDurations(List<Double> seconds) {
+		Problem problem = check(seconds);
+		if (problem != null) {
+			return problem;
+		}
+		for (int i = 0; i < seconds.size(); i++) {
+			double bucket = seconds.get(i);
+			if (nanos(bucket) < 1) {
+				return new Problem(i, bucket,
+						"a duration boundary below one nanosecond rounds to 0 ns, the unit Micrometer records "
+								+ "durations in, and Micrometer then drops the whole histogram at its first record",
+						"Use boundaries of at least 0.000000001 (1 ns), such as 0.005");
+			}
+			if (bucket >= MAX_DURATION_SECONDS) {
+				return new Problem(i, bucket,
+						"a duration boundary must be below " + (long) MAX_DURATION_SECONDS
+								+ " seconds (about 292 years, the longest duration in nanoseconds Micrometer "
+								+ "records); longer boundaries all collapse into that one",
+						"Remove it, or use a boundary such as 3600 (one hour)");
+			}
+			if (i > 0 && nanos(bucket) == nanos(seconds.get(i - 1))) {
+				return new Problem(i, bucket,
+						"the boundaries " + seconds.get(i - 1) + " and " + bucket
+								+ " are the same whole nanosecond, so they would be one bucket",
+						"Keep boundaries at least one nanosecond apart, or remove one of them");
+			}
+		}
+		return null;
 	}
 
 	/**

@@ -3,7 +3,9 @@ package dev.controllerobservability.metrics;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Collections;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Tags;
@@ -48,6 +50,8 @@ public final class ControllerMeterFilter implements MeterFilter {
 
 	private final Set<String> disabledMetrics;
 
+	private final Set<String> deniedMetrics = ConcurrentHashMap.newKeySet();
+
 	private final double[] bucketsSeconds;
 
 	private final double[] bucketsNanos;
@@ -86,6 +90,15 @@ public final class ControllerMeterFilter implements MeterFilter {
 				|| name.equals(this.namespace);
 	}
 
+	/**
+	 * The disabled metrics some meter has been registered under so far, so that a
+	 * disabled name matching nothing can be reported.
+	 * @return Prometheus names of the metrics denied so far
+	 */
+	public Set<String> deniedMetrics() {
+		return Collections.unmodifiableSet(this.deniedMetrics);
+	}
+
 	@Override
 	public Meter.Id map(Meter.Id id) {
 		String name = id.getName();
@@ -100,8 +113,12 @@ public final class ControllerMeterFilter implements MeterFilter {
 
 	@Override
 	public MeterFilterReply accept(Meter.Id id) {
-		if (!this.disabledMetrics.isEmpty() && this.disabledMetrics.contains(PrometheusNames.familyName(id))) {
-			return MeterFilterReply.DENY;
+		if (!this.disabledMetrics.isEmpty()) {
+			String name = PrometheusNames.familyName(id);
+			if (this.disabledMetrics.contains(name)) {
+				this.deniedMetrics.add(name);
+				return MeterFilterReply.DENY;
+			}
 		}
 		return MeterFilterReply.NEUTRAL;
 	}

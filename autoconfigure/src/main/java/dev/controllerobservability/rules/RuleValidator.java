@@ -6,7 +6,8 @@ import java.util.regex.Pattern;
 /**
  * KubeVirt's rule checks: alert names PascalCase with an allowed {@code severity} and a
  * {@code summary}, recording rules named {@code level:metric:operations} whose metric and
- * operations the expression really has, valid durations and sound PromQL.
+ * operations the expression really has, valid durations and sound PromQL; label and
+ * annotation keys that are label names, and templates Prometheus can parse.
  */
 public final class RuleValidator {
 
@@ -19,6 +20,8 @@ public final class RuleValidator {
 		.compile("([a-zA-Z_][a-zA-Z0-9_]*):([a-zA-Z_][a-zA-Z0-9_]*):([a-zA-Z0-9_]+)");
 
 	private static final Pattern OPERATION = Pattern.compile("([a-z]+)(\\d+[smhdwy])?");
+
+	private static final Pattern LABEL_NAME = Pattern.compile("[a-zA-Z_][a-zA-Z0-9_]*");
 
 	private RuleValidator() {
 	}
@@ -50,6 +53,55 @@ public final class RuleValidator {
 					"every alert needs a summary, which is what a pager shows",
 					"Write one line saying what is wrong, such as 'Launches of provisioner {{ $labels.provisioner }} fail'");
 		}
+		labelNames(name, "labels", alert.labels().keySet());
+		labelNames(name, "annotations", alert.annotations().keySet());
+		template(name, "summary", alert.summary());
+		template(name, "description", alert.description());
+		template(name, "runbook-url", alert.runbookUrl());
+		alert.labels().forEach((key, value) -> template(name, "labels." + key, value));
+		alert.annotations().forEach((key, value) -> template(name, "annotations." + key, value));
+	}
+
+	/**
+	 * Checks the keys of a rule's labels or annotations: Prometheus label names, which
+	 * {@code promtool check rules} requires of both.
+	 * @param rule the rule name
+	 * @param field {@code labels} or {@code annotations}
+	 * @param keys the keys
+	 * @throws InvalidRuleException for the first key that is not a label name
+	 */
+	public static void labelNames(String rule, String field, Iterable<String> keys) {
+		for (String key : keys) {
+			if (!isLabelName(key) || key.equals("__name__")) {
+				throw new InvalidRuleException(rule, field + "." + key, key,
+						"'" + key + "' is not a Prometheus label name (letters, digits and '_', not starting with a "
+								+ "digit), so promtool and Prometheus reject the rule",
+						"Rename it to something like '" + labelNameLike(key) + "'");
+			}
+		}
+	}
+
+	/**
+	 * Whether a text is a Prometheus label name.
+	 * @param name the candidate
+	 * @return whether Prometheus accepts it as a label name
+	 */
+	public static boolean isLabelName(String name) {
+		return name != null && LABEL_NAME.matcher(name).matches();
+	}
+
+	private static String labelNameLike(String key) {
+		String name = key.replaceAll("[^a-zA-Z0-9_]+", "_").replaceAll("^_+|_+$", "");
+		return isLabelName(name) ? name : "team";
+	}
+
+	private static void template(String rule, String field, String text) {
+		String problem = AlertTemplates.syntaxProblem(text);
+		if (problem != null) {
+			throw new InvalidRuleException(rule, field, text, "the template is not valid: " + problem
+					+ ", so promtool and Prometheus reject the rule",
+					"Fix the template, such as '{{ $labels.provisioner }}', or write '{{ \"{{\" }}' for literal braces");
+		}
 	}
 
 	/**
@@ -68,6 +120,7 @@ public final class RuleValidator {
 					"Name it like provisioner:karpenter_nodes_launched_total:rate5m");
 		}
 		expression(name, rule.expr());
+		labelNames(name, "labels", rule.labels().keySet());
 		String metric = matcher.group(2);
 		if (!PromQl.metricNames(rule.expr()).contains(metric) && !rule.expr().contains(metric)) {
 			throw new InvalidRuleException(name, "expr", rule.expr(),

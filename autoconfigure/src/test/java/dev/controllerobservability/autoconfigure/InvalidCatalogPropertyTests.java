@@ -167,6 +167,11 @@ class InvalidCatalogPropertyTests {
 
 		MALFORMED_VERSION(Metric::name, "deprecated-version", Map.of("deprecated-version", "1.4")),
 
+		MISSPELT_LIST(Metric::name, "labls", Map.of("labls[0]", "issuer", "labls[1]", "key_type")),
+
+		NAMED_LIKE_AN_OPERATION((metric) -> "bind_duration_seconds", null,
+				Map.of("type", "histogram", "OPERATION", "bind")),
+
 		REPLACES_ITSELF((metric) -> metric.name().replace("_total", "") + "_total", "replaces",
 				Map.of("type", "counter", "replaces", "SELF", "renamed-in", "1.0.0"));
 
@@ -190,8 +195,14 @@ class InvalidCatalogPropertyTests {
 			String name = name(metric);
 			Map<String, String> properties = new LinkedHashMap<>();
 			new Metric(name, metric.type(), metric.labels(), metric.stability()).toMap().forEach(properties::put);
-			this.overrides.forEach((field, value) -> properties.put(METRICS + name + "." + field,
-					value.equals("SELF") ? name : value));
+			this.overrides.forEach((field, value) -> {
+				if (field.equals("OPERATION")) {
+					properties.put("controller.observability.operations.definitions." + value + ".description", "x");
+				}
+				else {
+					properties.put(METRICS + name + "." + field, value.equals("SELF") ? name : value);
+				}
+			});
 			if (this == MISSING_HELP) {
 				properties.remove(METRICS + name + ".help");
 			}

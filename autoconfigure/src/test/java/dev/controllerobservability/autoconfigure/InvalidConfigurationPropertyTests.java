@@ -1,7 +1,9 @@
 package dev.controllerobservability.autoconfigure;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -17,6 +19,8 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConf
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
 import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.core.env.StandardEnvironment;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -28,14 +32,25 @@ class InvalidConfigurationPropertyTests {
 
 	private static final String P = "controller.observability.";
 
+	private static final String SYSTEM_PROPERTY = "-D";
+
+	private static final String ENVIRONMENT_VARIABLE = "env:";
+
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
 				SimpleMetricsExportAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
 				ObservationAutoConfiguration.class, ControllerObservabilityAutoConfiguration.class));
 
-	@Property(tries = 120)
+	@Property(tries = 160)
 	void everyMistakeStopsStartUpNamingItsProperty(@ForAll("configurations") Configuration configuration) {
-		this.contextRunner.withPropertyValues(configuration.properties().toArray(String[]::new)).run((context) -> {
+		this.contextRunner.withPropertyValues(configuration.sourced("").toArray(String[]::new))
+			.withSystemProperties(configuration.sourced(SYSTEM_PROPERTY).toArray(String[]::new))
+			.withInitializer((context) -> context.getEnvironment()
+				.getPropertySources()
+				.replace(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+						new SystemEnvironmentPropertySource(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+								environment(configuration.sourced(ENVIRONMENT_VARIABLE)))))
+			.run((context) -> {
 			assertThat(context).hasFailed();
 			FailureAnalysis analysis = ControllerObservabilityFailureAnalysis.analyze(context.getStartupFailure());
 			assertThat(analysis).as("analysis of %s", context.getStartupFailure()).isNotNull();
@@ -94,11 +109,43 @@ class InvalidConfigurationPropertyTests {
 						"alerts.LaunchErrors.severity=info")),
 				Arbitraries.of("0", "1.5", "-0.1").map((value) -> mistake(
 						P + "rules.operations.bind.error-ratio.threshold", "rules.operations.bind.error-ratio.enabled=true",
-						"rules.operations.bind.error-ratio.threshold=" + value)));
+						"rules.operations.bind.error-ratio.threshold=" + value)),
+				Arbitraries.of("0.0000000001,1", "1,1e300", "1.0000000001,1.0000000002").map((value) -> mistake(
+						P + "duration-buckets[" + (value.startsWith("0") ? 0 : 1) + "]", "duration-buckets=" + value)),
+				Arbitraries.of("0.0000000001", "1e19").map((value) -> mistake(
+						P + "operations.definitions.launch.buckets[0]", "operations.definitions.launch.buckets=" + value)),
+				Arbitraries.of("jvm", "process.cpu", "http.server", "tomcat").map((value) -> mistake(
+						P + "meter-prefixes[0]", "meter-prefixes=" + value)),
+				Arbitraries.of("", " ").map((value) -> mistake(P + "rules.group", "rules.group=" + value)),
+				Arbitraries.of("{{ $labels.x ", "{{ $label.x }}", "{{ if true }}x", "{{ }}").map((summary) -> mistake(
+						P + "alerts.LaunchErrors.summary", "alerts.LaunchErrors.expr=up == 0",
+						"alerts.LaunchErrors.severity=info", "alerts.LaunchErrors.summary=" + summary)),
+				Arbitraries.of("team-name", "9lives").map((key) -> mistake(P + "alerts.LaunchErrors.labels." + key,
+						"alerts.LaunchErrors.expr=up == 0", "alerts.LaunchErrors.severity=info",
+						"alerts.LaunchErrors.summary=s", "alerts.LaunchErrors.labels[" + key + "]=x")),
+				Arbitraries.of("bad key!", "-x", "a/b/c").map((key) -> mistake(
+						P + "rules.prometheus-rule-labels[" + key + "]", "rules.prometheus-rule-labels[" + key + "]=x")),
+				Arbitraries.of("a b", "x!").map((key) -> mistake(P + "common-tags." + key, "common-tags." + key + "=x")),
+				Arbitraries.of("karpenter-old", "9x").map((name) -> mistake(P + "disabled-metrics[0]",
+						"disabled-metrics=" + name)),
+				Arbitraries.of("launch_duration_seconds", "launch_in_flight").map((name) -> mistake(
+						P + "metrics." + name, "operations.definitions.launch.description=Launches",
+						"metrics." + name + ".type=gauge", "metrics." + name + ".help=h")),
+				Arbitraries.of("zone", "node").map((label) -> mistake(
+						P + "label-allow-list.karpenter_launch_duration_seconds." + label, "namespace=karpenter",
+						"label-allow-list.karpenter_launch_duration_seconds." + label + "=a")),
+				Arbitraries.of("duration-bukets", "meter-prefix").map((typo) -> mistake(P + typo,
+						typo + "[0]=1", typo + "[1]=2")),
+				Arbitraries.of("namespce", "lint.mod", "operations.tag").map((typo) -> mistake(P + typo,
+						SYSTEM_PROPERTY + typo + "=x")),
+				Arbitraries.of("NAMESPCE", "LINT_MOD", "DURATION_BUKETS", "COMMON_TAGS_CLUSTER").map((typo) -> mistake(
+						"CONTROLLER_OBSERVABILITY_" + typo, ENVIRONMENT_VARIABLE + "CONTROLLER_OBSERVABILITY_" + typo
+								+ "=x")));
 		return Combinators.combine(valid, mistakes).as((neighbours, mistake) -> {
 			List<String> properties = new ArrayList<>(neighbours);
 			for (int i = 1; i < mistake.length; i++) {
-				String assignment = P + mistake[i];
+				String assignment = mistake[i].startsWith(SYSTEM_PROPERTY) || mistake[i].startsWith(ENVIRONMENT_VARIABLE)
+						? mistake[i].replace(SYSTEM_PROPERTY, SYSTEM_PROPERTY + P) : P + mistake[i];
 				String key = assignment.substring(0, assignment.indexOf('='));
 				properties.removeIf((property) -> property.startsWith(key + "="));
 				properties.add(assignment);
@@ -125,8 +172,29 @@ class InvalidConfigurationPropertyTests {
 		return -1;
 	}
 
-	/** Properties with one mistake, and the property its analysis must name. */
+	private static Map<String, Object> environment(List<String> variables) {
+		Map<String, Object> environment = new LinkedHashMap<>();
+		variables.forEach((variable) -> environment.put(variable.substring(0, variable.indexOf('=')),
+				variable.substring(variable.indexOf('=') + 1)));
+		return environment;
+	}
+
+	/**
+	 * Properties with one mistake, and the property its analysis must name. A property
+	 * starting with {@code -D} is a system property, one starting with {@code env:} an
+	 * environment variable.
+	 */
 	record Configuration(List<String> properties, String expected) {
+
+		List<String> sourced(String marker) {
+			return this.properties.stream()
+				.filter((property) -> marker.isEmpty()
+						? !property.startsWith(SYSTEM_PROPERTY) && !property.startsWith(ENVIRONMENT_VARIABLE)
+						: property.startsWith(marker))
+				.map((property) -> property.substring(marker.length()))
+				.toList();
+		}
+
 	}
 
 }

@@ -1,0 +1,174 @@
+package dev.controllerobservability.autoconfigure;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import dev.controllerobservability.autoconfigure.ConfiguredApplication.Source;
+import dev.controllerobservability.exposition.ExposedFamily;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * What the configuration checks must let through, each in a real application: operations
+ * declared without settings, correctly spelt environment variables and system
+ * properties, and names that may still come to exist, which get one WARN instead of a
+ * refusal.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class AcceptedConfigurationTests {
+
+	@ParameterizedTest
+	@ValueSource(strings = { "{}", "~", "''" })
+	void operationWithoutSettingsIsDeclaredInYaml(String empty) {
+		try (ConfigurableApplicationContext context = ConfiguredApplication.start(Source.YAML, """
+				controller.observability:
+				  namespace: karpenter
+				  operations.definitions:
+				    bind: %s
+				    launch: {subsystem: cloudprovider}
+				  alerts:
+				    KarpenterBindStuck:
+				      expr: ${operation.bind.in_flight} > 0
+				      severity: warning
+				      summary: Binds are in flight
+				""".formatted(empty))) {
+			assertDeclaresBind(context);
+		}
+	}
+
+	@Test
+	void operationWithoutSettingsIsDeclaredInProperties() {
+		try (ConfigurableApplicationContext context = ConfiguredApplication.start(Source.PROPERTIES, """
+				controller.observability.namespace=karpenter
+				controller.observability.operations.definitions.bind=
+				controller.observability.alerts.KarpenterBindStuck.expr=${operation.bind.in_flight} > 0
+				controller.observability.alerts.KarpenterBindStuck.severity=warning
+				controller.observability.alerts.KarpenterBindStuck.summary=Binds are in flight
+				""")) {
+			assertDeclaresBind(context);
+		}
+	}
+
+	@Test
+	void emptyDefinitionInAnInactiveProfileDocumentDeclaresNothing() {
+		try (ConfigurableApplicationContext context = ConfiguredApplication.start(Source.YAML, """
+				controller.observability.namespace: karpenter
+				---
+				spring.config.activate.on-profile: never-active
+				controller.observability.operations.definitions.bind: {}
+				""")) {
+			assertThat(context.getBean(ControllerObservabilitySettings.class).definitions()).isEmpty();
+		}
+	}
+
+	private static void assertDeclaresBind(ConfigurableApplicationContext context) {
+		assertThat(context.getBean(ControllerObservabilitySettings.class).definitions()).containsKey("bind");
+		assertThat(context.getBean(LiveMetrics.class).declaredFamilies()).extracting(ExposedFamily::name)
+			.contains("karpenter_bind_duration_seconds", "karpenter_bind_in_flight");
+		assertThat(context.getBean(ControllerArtefacts.class).dashboard().toJson())
+			.contains("karpenter_bind_duration_seconds");
+		assertThat(context.getBean(ControllerArtefacts.class).rulesFile()).contains("karpenter_bind_in_flight > 0");
+	}
+
+	@Test
+	void correctlySpeltEnvironmentVariablesBind() {
+		try (ConfigurableApplicationContext context = ConfiguredApplication.start(Source.ENVIRONMENT, """
+				CONTROLLER_OBSERVABILITY_NAMESPACE=karpenter
+				CONTROLLER_OBSERVABILITY_DURATION_BUCKETS=0.5,5
+				CONTROLLER_OBSERVABILITY_COMMONTAGS_CLUSTER=dev
+				CONTROLLER_OBSERVABILITY_OPERATIONS_DEFINITIONS_BIND_SUBSYSTEM=allocation_controller
+				CONTROLLER_OBSERVABILITY_MAXLABELVALUES=50
+				CONTROLLER_OBSERVABILITY_LINT_MODE=off
+				CONTROLLER_OBSERVABILITY_SERVICE_HOST=10.0.0.1
+				CONTROLLER_OBSERVABILITY_PORT_8080_TCP_ADDR=10.0.0.1
+				""")) {
+			ControllerObservabilitySettings settings = context.getBean(ControllerObservabilitySettings.class);
+			assertThat(settings.namespace()).isEqualTo("karpenter");
+			assertThat(settings.durationBuckets()).containsExactly(0.5, 5.0);
+			assertThat(settings.commonTags()).extracting((tag) -> tag.getKey() + "=" + tag.getValue())
+				.containsExactly("cluster=dev");
+			assertThat(settings.definitions().get("bind").subsystem()).isEqualTo("allocation_controller");
+			assertThat(settings.maxLabelValues()).isEqualTo(50);
+		}
+	}
+
+	@Test
+	void correctlySpeltSystemPropertiesBind() {
+		try (ConfigurableApplicationContext context = ConfiguredApplication.start(Source.SYSTEM_PROPERTIES, """
+				controller.observability.namespace=karpenter
+				controller.observability.duration-buckets[0]=0.5
+				controller.observability.operations.definitions.apply-packing.subsystem=provisioner
+				controller.observability.common-tags.cluster=dev
+				controller.observability.maxLabelValues=50
+				""")) {
+			ControllerObservabilitySettings settings = context.getBean(ControllerObservabilitySettings.class);
+			assertThat(settings.durationBuckets()).containsExactly(0.5);
+			assertThat(settings.definitions().get("apply_packing").subsystem()).isEqualTo("provisioner");
+			assertThat(settings.maxLabelValues()).isEqualTo(50);
+		}
+	}
+
+	@Test
+	void namesThatMayStillComeToExistGetOneWarningEach(CapturedOutput output) {
+		try (ConfigurableApplicationContext context = ConfiguredApplication.start(Source.YAML, """
+				controller.observability:
+				  namespace: karpenter
+				  operations.definitions.launch: {}
+				  disabled-metrics: [karpenter_nodes_launched_totl, jvm_threads_live_threads]
+				  metrics:
+				    nodes_launched_total: {type: counter, help: Nodes launched.}
+				  label-allow-list:
+				    karpenter_bind_duration_seconds: {provisioner: [default]}
+				  rules.operations:
+				    lanch.stuck.enabled: true
+				""")) {
+			assertThat(warnings(output)).containsExactlyInAnyOrder(
+					"controller.observability.disabled-metrics[0]=karpenter_nodes_launched_totl: no metric of this "
+							+ "name has been registered or declared by the time the application is ready (did you "
+							+ "mean karpenter_nodes_launched_total?); if it comes later, ignore this",
+					"controller.observability.label-allow-list.karpenter_bind_duration_seconds="
+							+ "karpenter_bind_duration_seconds: no operation with this histogram has been declared or "
+							+ "called by the time the application is ready (did you mean "
+							+ "karpenter_lanch_duration_seconds?); if it comes later, ignore this",
+					"controller.observability.rules.operations.lanch=lanch: no operation of this name is declared "
+							+ "under controller.observability.operations.definitions or has been called by the time "
+							+ "the application is ready (did you mean launch?); if it comes later, ignore this");
+		}
+	}
+
+	@Test
+	void namesThatReferToSomethingGetNoWarning(CapturedOutput output) {
+		try (ConfigurableApplicationContext context = ConfiguredApplication.start(Source.YAML, """
+				controller.observability:
+				  namespace: karpenter
+				  operations.definitions.launch: {}
+				  disabled-metrics: [jvm_threads_live_threads, karpenter_nodes_launched_total]
+				  metrics:
+				    nodes_launched_total: {type: counter, help: Nodes launched.}
+				  label-allow-list:
+				    karpenter_launch_duration_seconds: {provisioner: [default]}
+				  rules.operations:
+				    launch.stuck.enabled: true
+				""")) {
+			assertThat(warnings(output)).isEmpty();
+		}
+	}
+
+	/** What {@link ConfigurationReferences} logged at WARN; the application's logging replaces test appenders. */
+	private static List<String> warnings(CapturedOutput output) {
+		return output.getOut()
+			.lines()
+			.filter((line) -> line.contains(" WARN ") && line.contains(ConfigurationReferences.class.getSimpleName()))
+			.map((line) -> line.substring(line.indexOf(" : ") + 3))
+			.toList();
+	}
+
+}

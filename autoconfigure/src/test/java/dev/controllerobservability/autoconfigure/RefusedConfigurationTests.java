@@ -1,0 +1,265 @@
+package dev.controllerobservability.autoconfigure;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+
+import dev.controllerobservability.autoconfigure.ConfiguredApplication.Source;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatException;
+
+/**
+ * Every bad configuration found by trying the starter as outside users would, each in the
+ * property source it was found in: a real application start fails and prints the
+ * starter's failure analysis naming the property, the value, why, and the fix. The list
+ * is what docs/reliability.md counts.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class RefusedConfigurationTests {
+
+	private static final String P = "controller.observability.";
+
+	static List<Refused> badConfigurations() {
+		return List.of(
+				new Refused("duration bucket below 1 ns", Source.YAML, """
+						controller.observability.duration-buckets: [0.0000000001, 0.0000000002, 1]
+						""", P + "duration-buckets[0]", "1.0E-10", "rounds to 0 ns",
+						"Use boundaries of at least 0.000000001 (1 ns)"),
+				new Refused("operation bucket below 1 ns", Source.PROPERTIES, """
+						controller.observability.operations.definitions.bind.buckets=0.0000000001,1
+						""", P + "operations.definitions.bind.buckets[0]", "1.0E-10", "rounds to 0 ns",
+						"Use boundaries of at least 0.000000001 (1 ns)"),
+				new Refused("duration bucket beyond a long of nanoseconds", Source.COMMAND_LINE, """
+						controller.observability.duration-buckets=1,1e300,1e301
+						""", P + "duration-buckets[1]", "1.0E300", "about 292 years",
+						"Remove it, or use a boundary such as 3600"),
+				new Refused("duration buckets within one nanosecond", Source.YAML, """
+						controller.observability.duration-buckets: [1.0000000001, 1.0000000002]
+						""", P + "duration-buckets[1]", "1.0000000002", "the same whole nanosecond",
+						"Keep boundaries at least one nanosecond apart"),
+				new Refused("catalog metric named like an operation's histogram", Source.YAML, """
+						controller.observability:
+						  namespace: karpenter
+						  operations.definitions.bind: {}
+						  metrics:
+						    bind_duration_seconds: {type: histogram, help: Binds.}
+						""", P + "metrics.bind_duration_seconds", "bind_duration_seconds",
+						"karpenter_bind_duration_seconds is the duration histogram of operation 'bind'",
+						"Rename the metric"),
+				new Refused("catalog metric named like an operation's in-flight gauge", Source.YAML, """
+						controller.observability:
+						  namespace: karpenter
+						  rules.operations.launch.stuck.enabled: true
+						  metrics:
+						    launch_in_flight: {type: gauge, help: Launches.}
+						""", P + "metrics.launch_in_flight", "launch_in_flight",
+						"karpenter_launch_in_flight is the in-flight gauge of operation 'launch'", "Rename the metric"),
+				new Refused("empty rule group", Source.YAML, """
+						controller.observability.rules.group: ''
+						""", P + "rules.group", "", "promtool and Prometheus reject a group without one",
+						"Set a name such as 'controller.rules'"),
+				new Refused("alert summary with a broken template", Source.YAML, """
+						controller.observability.alerts.LaunchErrors:
+						  expr: up == 0
+						  severity: warning
+						  summary: '{{ $labels.x '
+						""", P + "alerts.LaunchErrors.summary", "{{ $labels.x ",
+						"the template is not valid: the action starting at position 0 is not closed with '}}'",
+						"Fix the template"),
+				new Refused("alert description with an undefined variable", Source.YAML, """
+						controller.observability.alerts.LaunchErrors:
+						  expr: up == 0
+						  severity: warning
+						  summary: Launches fail
+						  description: '{{ $label.provisioner }} fails'
+						""", P + "alerts.LaunchErrors.description", "{{ $label.provisioner }} fails",
+						"the variable $label at position 0 is not defined", "Fix the template"),
+				new Refused("JVM meters claimed as controller meters", Source.ENVIRONMENT, """
+						CONTROLLER_OBSERVABILITY_METERPREFIXES=jvm
+						""", P + "meter-prefixes[0]", "jvm", "names framework meters (jvm_*)",
+						"List only prefixes of meters your controller registers itself"),
+				new Refused("HTTP meters claimed as controller meters", Source.SYSTEM_PROPERTIES, """
+						controller.observability.meter-prefixes=nodes,http.server
+						""", P + "meter-prefixes[1]", "http.server", "names framework meters (http_*)",
+						"List only prefixes of meters your controller registers itself"),
+				new Refused("PrometheusRule label key that binding would rewrite", Source.YAML, """
+						controller.observability.rules.prometheus-rule-labels:
+						  'bad key!': x
+						""", P + "rules.prometheus-rule-labels.bad key!", "x",
+						"Spring Boot drops ' ', '!' from property names outside brackets, so this binds as "
+								+ "'controller.observability.rules.prometheus-rule-labels.badkey'",
+						"Write the key in brackets to keep it as written, such as "
+								+ "'rules.prometheus-rule-labels[bad key!]'"),
+				new Refused("PrometheusRule label key that is no Kubernetes label key", Source.YAML, """
+						controller.observability.rules.prometheus-rule-labels:
+						  '[bad key!]': x
+						""", P + "rules.prometheus-rule-labels[bad key!]", "bad key!",
+						"'bad key!' is not a Kubernetes label key", "Use a key such as 'release'"),
+				new Refused("PrometheusRule label key with a prefix but without brackets", Source.YAML, """
+						controller.observability.rules.prometheus-rule-labels:
+						  app.kubernetes.io/part-of: karpenter
+						""", P + "rules.prometheus-rule-labels.app.kubernetes.io/part-of", "karpenter",
+						"Spring Boot drops '/' from property names outside brackets",
+						"'rules.prometheus-rule-labels[app.kubernetes.io/part-of]'"),
+				new Refused("alert label key that binding would rewrite", Source.YAML, """
+						controller.observability.alerts.LaunchErrors:
+						  expr: up == 0
+						  severity: warning
+						  summary: Launches fail
+						  labels: {'bad key!': x}
+						""", P + "alerts.LaunchErrors.labels.bad key!", "x", "Spring Boot drops ' ', '!'",
+						"'alerts.LaunchErrors.labels[bad key!]'"),
+				new Refused("alert label key that is no label name", Source.PROPERTIES, """
+						controller.observability.alerts.LaunchErrors.expr=up == 0
+						controller.observability.alerts.LaunchErrors.severity=warning
+						controller.observability.alerts.LaunchErrors.summary=Launches fail
+						controller.observability.alerts.LaunchErrors.labels[team-name]=nodes
+						""", P + "alerts.LaunchErrors.labels.team-name", "team-name",
+						"'team-name' is not a Prometheus label name", "Rename it to something like 'team_name'"),
+				new Refused("alert annotation key that is no label name", Source.DEFAULT_PROPERTIES, """
+						controller.observability.alerts.LaunchErrors.expr=up == 0
+						controller.observability.alerts.LaunchErrors.severity=warning
+						controller.observability.alerts.LaunchErrors.summary=Launches fail
+						controller.observability.alerts.LaunchErrors.annotations[9lives]=x
+						""", P + "alerts.LaunchErrors.annotations.9lives", "9lives",
+						"'9lives' is not a Prometheus label name", "Rename it"),
+				new Refused("disabled metric that is no metric name", Source.YAML, """
+						controller.observability.disabled-metrics: [karpenter-old-total]
+						""", P + "disabled-metrics[0]", "karpenter-old-total",
+						"a Prometheus metric name has letters, digits, '_' and ':'", "Use the name as the scrape shows it"),
+				new Refused("disabled histogram series instead of its family", Source.YAML, """
+						controller.observability:
+						  namespace: karpenter
+						  operations.definitions.bind: {}
+						  disabled-metrics: [karpenter_bind_duration_seconds_bucket]
+						""", P + "disabled-metrics[0]", "karpenter_bind_duration_seconds_bucket",
+						"is a series of the histogram karpenter_bind_duration_seconds",
+						"Did you mean karpenter_bind_duration_seconds?"),
+				new Refused("allow-list for a label the metric does not have", Source.YAML, """
+						controller.observability:
+						  namespace: karpenter
+						  metrics:
+						    nodes_launched_total: {type: counter, help: Nodes launched., labels: [provisioner, zone]}
+						  label-allow-list:
+						    karpenter_nodes_launched_total: {zome: [us-east-1a]}
+						""", P + "label-allow-list.karpenter_nodes_launched_total.zome", "zome",
+						"karpenter_nodes_launched_total has no label 'zome'; its labels are [provisioner, zone]",
+						"Did you mean 'zone'?"),
+				new Refused("allow-list for an operation label that is not an operation tag", Source.YAML, """
+						controller.observability:
+						  namespace: karpenter
+						  label-allow-list:
+						    karpenter_bind_duration_seconds: {zone: [a]}
+						""", P + "label-allow-list.karpenter_bind_duration_seconds.zone", "zone",
+						"operation metrics carry the labels [provisioner]",
+						"Add zone to controller.observability.operations.tags, or allow-list one of those"),
+				new Refused("allow-list for a metric the limits never see", Source.YAML, """
+						controller.observability:
+						  namespace: karpenter
+						  metrics:
+						    nodes_launched_total: {type: counter, help: Nodes launched., labels: [zone]}
+						  label-allow-list:
+						    karpenter_nodes_lanched_total: {zone: [a]}
+						""", P + "label-allow-list.karpenter_nodes_lanched_total", "karpenter_nodes_lanched_total",
+						"is neither a declared metric nor an operation's duration histogram",
+						"Did you mean karpenter_nodes_launched_total?"),
+				new Refused("misspelt list in a catalog metric", Source.YAML, """
+						controller.observability.metrics:
+						  certificates_issued_total:
+						    type: counter
+						    help: Certificates issued.
+						    labls: [issuer, key_type]
+						""", P + "metrics.certificates_issued_total.labls", "[issuer, key_type]",
+						"the starter has no property 'labls' here", "Did you mean 'labels'?"),
+				new Refused("misspelt top-level list", Source.YAML, """
+						controller.observability.duration-bukets: [0.1, 1]
+						""", P + "duration-bukets", "[0.1, 1]", "the starter has no property 'duration-bukets' here",
+						"Did you mean 'duration-buckets'?"),
+				new Refused("misspelt property in an environment variable", Source.ENVIRONMENT, """
+						CONTROLLER_OBSERVABILITY_NAMESPCE=x
+						""", "CONTROLLER_OBSERVABILITY_NAMESPCE", "x",
+						"the starter has no property 'namespce' here",
+						"Did you mean 'namespace' (CONTROLLER_OBSERVABILITY_NAMESPACE)?"),
+				new Refused("misspelt nested property in an environment variable", Source.ENVIRONMENT, """
+						CONTROLLER_OBSERVABILITY_LINT_MODEE=fail
+						""", "CONTROLLER_OBSERVABILITY_LINT_MODEE", "fail", "the starter has no property 'modee' here",
+						"Did you mean 'mode' (CONTROLLER_OBSERVABILITY_LINT_MODE)?"),
+				new Refused("map property spelt with '_' in an environment variable", Source.ENVIRONMENT, """
+						CONTROLLER_OBSERVABILITY_COMMON_TAGS_CLUSTER=dev
+						""", "CONTROLLER_OBSERVABILITY_COMMON_TAGS_CLUSTER", "dev",
+						"reads the entries of a map property from environment variables only when the map's name is "
+								+ "one word, so COMMON_TAGS binds to nothing",
+						"Rename the variable to CONTROLLER_OBSERVABILITY_COMMONTAGS_CLUSTER"),
+				new Refused("misspelt property in a system property", Source.SYSTEM_PROPERTIES, """
+						controller.observability.namespce=x
+						""", P + "namespce", "x", "the system property binds to nothing",
+						"Did you mean 'namespace'? Correct or remove the system property"),
+				new Refused("misspelt property in a @PropertySource", Source.PROPERTY_SOURCE, """
+						controller.observability.max-label-valuse=5
+						""", P + "max-label-valuse", "5", "the starter has no property 'max-label-valuse' here",
+						"Did you mean 'max-label-values'?"),
+				new Refused("misspelt property in default properties", Source.DEFAULT_PROPERTIES, """
+						controller.observability.namespce=x
+						""", P + "namespce", "x", "the starter has no property 'namespce' here",
+						"Did you mean 'namespace'?"),
+				new Refused("operation definition given as a text", Source.YAML, """
+						controller.observability.operations.definitions.bind: allocation_controller
+						""", P + "operations.definitions.bind", "allocation_controller",
+						"it is not a single text", "or {} to declare the operation with defaults"));
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("badConfigurations")
+	void stopsStartUpWithAFailureAnalysis(Refused bad, CapturedOutput output) {
+		assertThatException().isThrownBy(() -> ConfiguredApplication.start(bad.source(), bad.content()).close());
+		assertThat(output).contains("APPLICATION FAILED TO START")
+			.contains("Property: " + bad.property() + System.lineSeparator())
+			.contains("Value: \"" + bad.value() + "\"" + System.lineSeparator())
+			.contains(bad.reason())
+			.contains(bad.action());
+	}
+
+	@Test
+	void reliabilityDocsCountEveryCase() throws IOException {
+		String reliability = Files.readString(Path.of("..", "docs", "reliability.md"));
+		Matcher count = Pattern.compile("bad configurations refused: (\\d+) of (\\d+)").matcher(reliability);
+		assertThat(count.find()).as("docs/reliability.md states the count").isTrue();
+		int cases = badConfigurations().size();
+		assertThat(Stream.of(count.group(1), count.group(2)).map(Integer::valueOf)).containsOnly(cases);
+	}
+
+	/**
+	 * A configuration that must not start.
+	 *
+	 * @param title what is wrong
+	 * @param source where it is given
+	 * @param content the configuration
+	 * @param property the property the analysis names
+	 * @param value the value it shows
+	 * @param reason part of the reason
+	 * @param action part of the action
+	 */
+	record Refused(String title, Source source, String content, String property, String value, String reason,
+			String action) {
+
+		@Override
+		public String toString() {
+			return this.title + " (" + this.source + ")";
+		}
+
+	}
+
+}
