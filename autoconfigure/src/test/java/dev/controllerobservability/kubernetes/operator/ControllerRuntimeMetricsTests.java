@@ -2,6 +2,7 @@ package dev.controllerobservability.kubernetes.operator;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 
 import io.javaoperatorsdk.operator.api.monitoring.Metrics.ControllerExecution;
 import io.javaoperatorsdk.operator.api.reconciler.Constants;
@@ -10,6 +11,8 @@ import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
 import org.junit.jupiter.api.Test;
 
 import dev.controllerobservability.metrics.RecordingFailures;
@@ -18,7 +21,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * Recording never changes what the operator sees, even when the registry fails.
+ * Recording never changes what the operator sees, even when the registry fails; the
+ * histograms have controller-runtime's classic and native buckets.
  */
 class ControllerRuntimeMetricsTests {
 
@@ -39,7 +43,7 @@ class ControllerRuntimeMetricsTests {
 
 	@Test
 	void returnsTheResultAndRethrowsTheErrorWhenTheRegistryFails() throws Exception {
-		ControllerRuntimeMetrics metrics = new ControllerRuntimeMetrics(this.failing, this.failures);
+		ControllerRuntimeMetrics metrics = new ControllerRuntimeMetrics(this.failing, new PrometheusRegistry(), this.failures);
 		assertThat(metrics.timeControllerExecution(execution("done", null))).isEqualTo("done");
 		IllegalArgumentException reconcileError = new IllegalArgumentException("bad spec");
 		assertThatExceptionOfType(IllegalArgumentException.class)
@@ -53,14 +57,64 @@ class ControllerRuntimeMetricsTests {
 	@Test
 	void ignoresHooksWithoutAControllerName() {
 		SimpleMeterRegistry registry = new SimpleMeterRegistry();
-		ControllerRuntimeMetrics metrics = new ControllerRuntimeMetrics(registry, this.failures);
+		ControllerRuntimeMetrics metrics = new ControllerRuntimeMetrics(registry, new PrometheusRegistry(), this.failures);
 		metrics.receivedEvent(new Event(new ResourceID("a", "default")), Map.of());
 		metrics.cleanupDoneFor(new ResourceID("a", "default"), null);
 		assertThat(registry.getMeters()).isEmpty();
 		assertThat(this.failures.count()).isZero();
 	}
 
-	private static ControllerExecution<String> execution(String result, Exception error) {
+	@Test
+	void recordsTheHistogramsWithClassicAndNativeBucketsAndNoMaximum() throws Exception {
+		PrometheusRegistry prometheus = new PrometheusRegistry();
+		SimpleMeterRegistry registry = new SimpleMeterRegistry();
+		ControllerRuntimeMetrics metrics = new ControllerRuntimeMetrics(registry, prometheus, this.failures);
+		metrics.timeControllerExecution(execution("done", null));
+		HistogramSnapshot reconcileTime = (HistogramSnapshot) prometheus.scrape()
+			.stream()
+			.filter((snapshot) -> snapshot.getMetadata().getPrometheusName().equals(ControllerRuntimeHistograms.RECONCILE_TIME))
+			.findFirst()
+			.orElseThrow();
+		HistogramSnapshot.HistogramDataPointSnapshot series = reconcileTime.getDataPoints().get(0);
+		assertThat(series.getLabels().get("controller")).isEqualTo("widget");
+		assertThat(series.getCount()).isEqualTo(1);
+		assertThat(series.getClassicBuckets().size()).isEqualTo(41);
+		assertThat(series.getClassicBuckets().getUpperBound(0)).isEqualTo(0.005);
+		assertThat(series.hasNativeHistogramData()).isTrue();
+		// client_golang turns controller-runtime's bucket factor 1.1 into schema 3
+		assertThat(series.getNativeSchema()).isEqualTo(3);
+		assertThat(prometheus.scrape().stream().map((snapshot) -> snapshot.getMetadata().getPrometheusName()))
+			.contains(ControllerRuntimeHistograms.QUEUE_DURATION, ControllerRuntimeHistograms.WORK_DURATION);
+		assertThat(registry.find("controller.runtime.reconcile.time").meters()).isEmpty();
+	}
+
+	@Test
+	void leavesDisabledHistogramsUnregistered() throws Exception {
+		PrometheusRegistry prometheus = new PrometheusRegistry();
+		ControllerRuntimeMetrics metrics = new ControllerRuntimeMetrics(new SimpleMeterRegistry(), prometheus,
+				Set.of(ControllerRuntimeHistograms.QUEUE_DURATION), this.failures);
+		metrics.timeControllerExecution(execution("done", null));
+		assertThat(prometheus.scrape().stream().map((snapshot) -> snapshot.getMetadata().getPrometheusName()))
+			.containsExactlyInAnyOrder(ControllerRuntimeHistograms.RECONCILE_TIME,
+					ControllerRuntimeHistograms.WORK_DURATION);
+	}
+
+	@Test
+	void countsAnErrorThatEscapesTheReconcilerAsAPanicAndRethrowsIt() {
+		SimpleMeterRegistry registry = new SimpleMeterRegistry();
+		ControllerRuntimeMetrics metrics = new ControllerRuntimeMetrics(registry, new PrometheusRegistry(),
+				this.failures);
+		StackOverflowError overflow = new StackOverflowError();
+		assertThatExceptionOfType(StackOverflowError.class)
+			.isThrownBy(() -> metrics.timeControllerExecution(execution(null, overflow)))
+			.isSameAs(overflow);
+		assertThatExceptionOfType(IllegalStateException.class)
+			.isThrownBy(() -> metrics.timeControllerExecution(execution(null, new IllegalStateException("handled"))));
+		assertThat(registry.get("controller.runtime.reconcile.panics").counter().count()).isEqualTo(1.0);
+		assertThat(registry.get("controller.runtime.reconcile.errors").counter().count()).isEqualTo(2.0);
+	}
+
+	private static ControllerExecution<String> execution(String result, Throwable error) {
 		return new ControllerExecution<>() {
 
 			@Override
@@ -90,8 +144,11 @@ class ControllerRuntimeMetricsTests {
 
 			@Override
 			public String execute() throws Exception {
+				if (error instanceof Error fatal) {
+					throw fatal;
+				}
 				if (error != null) {
-					throw error;
+					throw (Exception) error;
 				}
 				return result;
 			}
