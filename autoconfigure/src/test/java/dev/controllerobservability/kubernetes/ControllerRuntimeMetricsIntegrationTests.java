@@ -158,6 +158,33 @@ class ControllerRuntimeMetricsIntegrationTests {
 	}
 
 	@Test
+	void countsResourcesFromTheInitialListAtLowPriority() {
+		this.contextRunner.withBean(KubernetesClient.class, () -> this.server.createClient()).run((context) -> {
+			KubernetesClient client = context.getBean(KubernetesClient.class);
+			PrometheusMeterRegistry registry = context.getBean(PrometheusMeterRegistry.class);
+			client.resource(Widget.named("existing", "success")).create();
+			Operator operator = new Operator(context.getBean(OperatorObservability.class));
+			operator.register(new WidgetReconciler());
+			operator.start();
+			try {
+				await().atMost(Duration.ofSeconds(30))
+					.untilAsserted(() -> assertThat(
+							scrape(registry).value("controller_runtime_reconcile_total", with(WIDGET, "result", "success")))
+						.isEqualTo(1.0));
+			}
+			finally {
+				operator.stop();
+			}
+			PrometheusScrape scrape = scrape(registry);
+			assertThat(scrape.value("workqueue_adds_total", QUEUE)).isEqualTo(1.0);
+			// The widget existed before the operator started: its add came from the watch's initial list.
+			assertThat(scrape.samples("workqueue_depth")).extracting((depth) -> depth.labels().get("priority"))
+				.containsExactlyInAnyOrder("0", "-100");
+			assertThat(scrape.value("workqueue_depth", with(QUEUE, "priority", "-100"))).isEqualTo(0.0);
+		});
+	}
+
+	@Test
 	void reportsTheOperatorsLeaderElectionStatus() {
 		this.contextRunner.withBean(KubernetesClient.class, () -> this.server.createClient()).run((context) -> {
 			OperatorObservability observability = context.getBean(OperatorObservability.class);
