@@ -93,6 +93,21 @@ class KubernetesObservabilityAutoConfigurationTests {
 	}
 
 	@Test
+	void leavesOutHistogramsListedInDisabledMetrics() {
+		KubernetesContextRunner.with(PrometheusMetricsExportAutoConfiguration.class)
+			.withPropertyValues("controller.observability.disabled-metrics=controller_runtime_reconcile_time_seconds")
+			.run((context) -> {
+				context.getBean(ControllerRuntimeMetrics.class);
+				List<String> families = new ArrayList<>();
+				context.getBean(PrometheusRegistry.class)
+					.scrape()
+					.forEach((snapshot) -> families.add(snapshot.getMetadata().getPrometheusName()));
+				assertThat(families).contains("workqueue_queue_duration_seconds", "workqueue_work_duration_seconds")
+					.doesNotContain("controller_runtime_reconcile_time_seconds");
+			});
+	}
+
+	@Test
 	void backsOffWhenTheApplicationDefinesItsOwn() {
 		this.contextRunner
 			.withBean("customOperatorMetrics", ControllerRuntimeMetrics.class,

@@ -11,6 +11,7 @@ import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
 import org.junit.jupiter.api.Test;
@@ -70,12 +71,7 @@ class ControllerRuntimeMetricsTests {
 		SimpleMeterRegistry registry = new SimpleMeterRegistry();
 		ControllerRuntimeMetrics metrics = new ControllerRuntimeMetrics(registry, prometheus, this.failures);
 		metrics.timeControllerExecution(execution("done", null));
-		HistogramSnapshot reconcileTime = (HistogramSnapshot) prometheus.scrape()
-			.stream()
-			.filter((snapshot) -> snapshot.getMetadata().getPrometheusName().equals(ControllerRuntimeHistograms.RECONCILE_TIME))
-			.findFirst()
-			.orElseThrow();
-		HistogramSnapshot.HistogramDataPointSnapshot series = reconcileTime.getDataPoints().get(0);
+		HistogramSnapshot.HistogramDataPointSnapshot series = reconcileTime(prometheus);
 		assertThat(series.getLabels().get("controller")).isEqualTo("widget");
 		assertThat(series.getCount()).isEqualTo(1);
 		assertThat(series.getClassicBuckets().size()).isEqualTo(41);
@@ -86,6 +82,22 @@ class ControllerRuntimeMetricsTests {
 		assertThat(prometheus.scrape().stream().map((snapshot) -> snapshot.getMetadata().getPrometheusName()))
 			.contains(ControllerRuntimeHistograms.QUEUE_DURATION, ControllerRuntimeHistograms.WORK_DURATION);
 		assertThat(registry.find("controller.runtime.reconcile.time").meters()).isEmpty();
+	}
+
+	@Test
+	void widensNativeBucketsToKeepAtMostOneHundred() {
+		PrometheusRegistry prometheus = new PrometheusRegistry();
+		DistributionDataPoint reconcileTime = new ControllerRuntimeHistograms(prometheus, Set.of())
+			.forController("widget")
+			.reconcileTime();
+		// 1 ns to 1000 s would take about 300 buckets at schema 3.
+		for (int step = 0; step < 300; step++) {
+			reconcileTime.observe(Math.pow(10, step / 25.0 - 9));
+		}
+		HistogramSnapshot.HistogramDataPointSnapshot series = reconcileTime(prometheus);
+		assertThat(series.getCount()).isEqualTo(300);
+		assertThat(series.getNativeBucketsForPositiveValues().size()).isPositive().isLessThanOrEqualTo(100);
+		assertThat(series.getNativeSchema()).isLessThan(3);
 	}
 
 	@Test
@@ -114,7 +126,16 @@ class ControllerRuntimeMetricsTests {
 		assertThat(registry.get("controller.runtime.reconcile.errors").counter().count()).isEqualTo(2.0);
 	}
 
-	private static ControllerExecution<String> execution(String result, Throwable error) {
+	private static HistogramSnapshot.HistogramDataPointSnapshot reconcileTime(PrometheusRegistry prometheus) {
+		HistogramSnapshot reconcileTime = (HistogramSnapshot) prometheus.scrape()
+			.stream()
+			.filter((snapshot) -> snapshot.getMetadata().getPrometheusName().equals(ControllerRuntimeHistograms.RECONCILE_TIME))
+			.findFirst()
+			.orElseThrow();
+		return reconcileTime.getDataPoints().get(0);
+	}
+
+	static ControllerExecution<String> execution(String result, Throwable error) {
 		return new ControllerExecution<>() {
 
 			@Override
