@@ -9,6 +9,8 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.impl.KubernetesClientImpl;
 import io.javaoperatorsdk.operator.Operator;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.prometheus.metrics.instrumentation.jvm.ProcessMetrics;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,11 +29,13 @@ import dev.controllerobservability.kubernetes.client.KubernetesClientMetrics;
 import dev.controllerobservability.kubernetes.leader.LeaderElectionMetrics;
 import dev.controllerobservability.kubernetes.operator.ControllerRuntimeMetrics;
 import dev.controllerobservability.kubernetes.operator.OperatorObservability;
+import dev.controllerobservability.kubernetes.process.StandardProcessMetrics;
 import dev.controllerobservability.metrics.RecordingFailures;
 
 /**
  * Kubernetes metrics under their standard names: {@code leader_election_master_status}
- * always, {@code rest_client_*} for fabric8 clients when fabric8 is present, and
+ * always, the standard {@code process_*} metrics of Go controllers when
+ * prometheus-metrics-instrumentation-jvm and a Prometheus registry are present, {@code rest_client_*} for fabric8 clients when fabric8 is present, and
  * {@code controller_runtime_*} / {@code workqueue_*} for Java Operator SDK operators when
  * the SDK is present. Turned off with
  * {@code controller.observability.kubernetes.enabled=false}.
@@ -46,6 +50,21 @@ public class KubernetesObservabilityAutoConfiguration {
 	@ConditionalOnMissingBean
 	LeaderElectionMetrics leaderElectionMetrics(MeterRegistry meterRegistry) {
 		return new LeaderElectionMetrics(meterRegistry);
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(ProcessMetrics.class)
+	@ConditionalOnBean(PrometheusRegistry.class)
+	static class ProcessMetricsConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		StandardProcessMetrics standardProcessMetrics(PrometheusRegistry prometheusRegistry) {
+			StandardProcessMetrics metrics = new StandardProcessMetrics();
+			prometheusRegistry.register(metrics);
+			return metrics;
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -87,8 +106,12 @@ public class KubernetesObservabilityAutoConfiguration {
 		@Bean
 		@Lazy
 		@ConditionalOnMissingBean
-		ControllerRuntimeMetrics controllerRuntimeMetrics(MeterRegistry meterRegistry, RecordingFailures failures) {
-			return new ControllerRuntimeMetrics(meterRegistry, failures);
+		ControllerRuntimeMetrics controllerRuntimeMetrics(MeterRegistry meterRegistry,
+				ObjectProvider<PrometheusRegistry> prometheusRegistry, ControllerObservabilitySettings settings,
+				RecordingFailures failures) {
+			// Without a Prometheus registry the histograms are recorded but exported nowhere.
+			return new ControllerRuntimeMetrics(meterRegistry, prometheusRegistry.getIfAvailable(PrometheusRegistry::new),
+					settings.disabledMetrics(), failures);
 		}
 
 		@Bean

@@ -23,6 +23,7 @@ import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfigurationBuilder;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
@@ -46,7 +47,7 @@ import static org.awaitility.Awaitility.await;
 /**
  * A Java Operator SDK operator, configured through {@link OperatorObservability}, reconciles
  * custom resources on the fabric8 mock API server (CRUD mode) with every outcome
- * controller-runtime distinguishes; the scrape then holds controller-runtime's series with
+ * controller-runtime distinguishes, panics and terminal errors included; the scrape then holds controller-runtime's series with
  * exact values.
  */
 class ControllerRuntimeMetricsIntegrationTests {
@@ -89,45 +90,66 @@ class ControllerRuntimeMetricsIntegrationTests {
 						.as(result + " is pre-set to 0")
 						.isEqualTo(0.0);
 				}
-				for (String outcome : List.of("success", "requeue-after", "requeue-once", "fail-once", "fail")) {
+				for (String counter : List.of("errors", "panics", "timeouts")) {
+					assertThat(registered.value("controller_runtime_reconcile_" + counter + "_total", WIDGET))
+						.as(counter + " is pre-set to 0")
+						.isEqualTo(0.0);
+				}
+				assertThat(registered.value("controller_runtime_terminal_reconcile_errors_total", WIDGET)).isEqualTo(0.0);
+				for (String outcome : List.of("success", "requeue-after", "requeue-once", "fail-once", "fail", "give-up",
+						"panic-once")) {
 					client.resource(Widget.named(outcome, outcome)).create();
 				}
 				await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
 					PrometheusScrape scrape = scrape(registry);
+					assertThat(scrape.value("controller_runtime_reconcile_total", with(WIDGET, "result", "success")))
+						.isEqualTo(4.0);
+					assertThat(scrape.value("controller_runtime_reconcile_total", with(WIDGET, "result", "error")))
+						.isEqualTo(5.0);
 					assertThat(scrape.value("controller_runtime_terminal_reconcile_errors_total", WIDGET))
 						.isEqualTo(1.0);
-					assertThat(scrape.value("controller_runtime_reconcile_total", with(WIDGET, "result", "success")))
-						.isEqualTo(3.0);
+					// Every reconcile ended, the requeues' too: stopping earlier would lose some.
+					assertThat(scrape.value("controller_runtime_reconcile_time_seconds_count", WIDGET)).isEqualTo(11.0);
+					assertThat(scrape.value("workqueue_work_duration_seconds_count", QUEUE)).isEqualTo(11.0);
 				});
 			}
 			finally {
 				operator.stop();
 			}
 			PrometheusScrape scrape = scrape(registry);
-			// success: success, requeue-once's second pass, fail-once's retry
+			// success: success, and the second passes of requeue-once, fail-once and panic-once
 			assertThat(scrape.value("controller_runtime_reconcile_total", with(WIDGET, "result", "success")))
-				.isEqualTo(3.0);
-			// error: fail-once's first pass, fail's two passes
+				.isEqualTo(4.0);
+			// error: fail-once's, give-up's and panic-once's first pass, fail's two passes
 			assertThat(scrape.value("controller_runtime_reconcile_total", with(WIDGET, "result", "error")))
-				.isEqualTo(3.0);
+				.isEqualTo(5.0);
 			assertThat(scrape.value("controller_runtime_reconcile_total", with(WIDGET, "result", "requeue")))
 				.isEqualTo(1.0);
 			assertThat(scrape.value("controller_runtime_reconcile_total", with(WIDGET, "result", "requeue_after")))
 				.isEqualTo(1.0);
-			assertThat(scrape.value("controller_runtime_reconcile_errors_total", WIDGET)).isEqualTo(3.0);
-			// only fail's second pass had no retry left
+			assertThat(scrape.value("controller_runtime_reconcile_errors_total", WIDGET)).isEqualTo(5.0);
+			// only give-up's error was marked as not to be retried; fail's exhausted retries are not terminal
 			assertThat(scrape.value("controller_runtime_terminal_reconcile_errors_total", WIDGET)).isEqualTo(1.0);
-			assertThat(scrape.value("controller_runtime_reconcile_time_seconds_count", WIDGET)).isEqualTo(8.0);
+			// panic-once's NullPointerException, a Go panic's counterpart
+			assertThat(scrape.value("controller_runtime_reconcile_panics_total", WIDGET)).isEqualTo(1.0);
+			assertThat(scrape.value("controller_runtime_reconcile_timeouts_total", WIDGET)).isEqualTo(0.0);
+			assertThat(scrape.value("controller_runtime_reconcile_time_seconds_count", WIDGET)).isEqualTo(11.0);
 			assertThat(scrape.samples("controller_runtime_reconcile_time_seconds_bucket")).hasSize(41);
+			assertThat(scrape.samples("controller_runtime_reconcile_time_seconds_max")).isEmpty();
 			assertThat(scrape.value("controller_runtime_active_workers", WIDGET)).isEqualTo(0.0);
 			assertThat(scrape.value("controller_runtime_max_concurrent_reconciles", WIDGET)).isEqualTo(3.0);
-			// 5 creations, 2 retries after errors and 1 immediate requeue
-			assertThat(scrape.value("workqueue_adds_total", QUEUE)).isEqualTo(8.0);
-			assertThat(scrape.value("workqueue_retries_total", QUEUE)).isEqualTo(2.0);
-			assertThat(scrape.value("workqueue_depth", QUEUE)).isEqualTo(0.0);
-			assertThat(scrape.value("workqueue_queue_duration_seconds_count", QUEUE)).isEqualTo(8.0);
-			assertThat(scrape.value("workqueue_work_duration_seconds_count", QUEUE)).isEqualTo(8.0);
+			// 7 creations, 3 retries after errors and 1 immediate requeue
+			assertThat(scrape.value("workqueue_adds_total", QUEUE)).isEqualTo(11.0);
+			// every delayed re-add: the retries after fail-once, fail and panic-once, and both requeues
+			assertThat(scrape.value("workqueue_retries_total", QUEUE)).isEqualTo(5.0);
+			// every widget was created after the controller started, so none came from an initial list
+			assertThat(scrape.samples("workqueue_depth")).singleElement()
+				.satisfies((depth) -> assertThat(depth.labels()).containsEntry("priority", "0"))
+				.satisfies((depth) -> assertThat(depth.value()).isEqualTo(0.0));
+			assertThat(scrape.value("workqueue_queue_duration_seconds_count", QUEUE)).isEqualTo(11.0);
+			assertThat(scrape.value("workqueue_work_duration_seconds_count", QUEUE)).isEqualTo(11.0);
 			assertThat(scrape.samples("workqueue_work_duration_seconds_bucket")).hasSize(13);
+			assertThat(scrape.samples("workqueue_work_duration_seconds_max")).isEmpty();
 			assertThat(scrape.value("workqueue_unfinished_work_seconds", QUEUE)).isEqualTo(0.0);
 			assertThat(scrape.value("workqueue_longest_running_processor_seconds", QUEUE)).isEqualTo(0.0);
 			// The operator's API calls went through the instrumented client.
@@ -135,6 +157,33 @@ class ControllerRuntimeMetricsIntegrationTests {
 			assertThat(new MetricsLinter("karpenter", Set.of(), List.of())
 				.lint(Exposition.parse(registry.scrape()))
 				.controllerFindings()).isEmpty();
+		});
+	}
+
+	@Test
+	void countsResourcesFromTheInitialListAtLowPriority() {
+		this.contextRunner.withBean(KubernetesClient.class, () -> this.server.createClient()).run((context) -> {
+			KubernetesClient client = context.getBean(KubernetesClient.class);
+			PrometheusMeterRegistry registry = context.getBean(PrometheusMeterRegistry.class);
+			client.resource(Widget.named("existing", "success")).create();
+			Operator operator = new Operator(context.getBean(OperatorObservability.class));
+			operator.register(new WidgetReconciler());
+			operator.start();
+			try {
+				await().atMost(Duration.ofSeconds(30))
+					.untilAsserted(() -> assertThat(
+							scrape(registry).value("controller_runtime_reconcile_total", with(WIDGET, "result", "success")))
+						.isEqualTo(1.0));
+			}
+			finally {
+				operator.stop();
+			}
+			PrometheusScrape scrape = scrape(registry);
+			assertThat(scrape.value("workqueue_adds_total", QUEUE)).isEqualTo(1.0);
+			// The widget existed before the operator started: its add came from the watch's initial list.
+			assertThat(scrape.samples("workqueue_depth")).extracting((depth) -> depth.labels().get("priority"))
+				.containsExactlyInAnyOrder("0", "-100");
+			assertThat(scrape.value("workqueue_depth", with(QUEUE, "priority", "-100"))).isEqualTo(0.0);
 		});
 	}
 
@@ -214,6 +263,14 @@ class ControllerRuntimeMetricsIntegrationTests {
 	@ControllerConfiguration(name = "widget")
 	static class WidgetReconciler implements Reconciler<Widget> {
 
+		@Override
+		public ErrorStatusUpdateControl<Widget> updateErrorStatus(Widget widget, Context<Widget> context,
+				Exception ex) {
+			return "give-up".equals(widget.getSpec().getOutcome())
+					? ErrorStatusUpdateControl.<Widget>noStatusUpdate().withNoRetry()
+					: ErrorStatusUpdateControl.defaultErrorProcessing();
+		}
+
 		private final Set<String> seen = ConcurrentHashMap.newKeySet();
 
 		@Override
@@ -231,6 +288,13 @@ class ControllerRuntimeMetricsIntegrationTests {
 					yield UpdateControl.noUpdate();
 				}
 				case "fail" -> throw new IllegalStateException("permanent failure");
+				case "give-up" -> throw new IllegalArgumentException("invalid spec");
+				case "panic-once" -> {
+					if (first) {
+						throw new NullPointerException("a bug");
+					}
+					yield UpdateControl.noUpdate();
+				}
 				default -> UpdateControl.noUpdate();
 			};
 		}

@@ -1,11 +1,18 @@
 package dev.controllerobservability.kubernetes;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusMetricsExportAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.system.SystemMetricsAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
@@ -13,6 +20,7 @@ import dev.controllerobservability.kubernetes.client.KubernetesClientMetrics;
 import dev.controllerobservability.kubernetes.leader.LeaderElectionMetrics;
 import dev.controllerobservability.kubernetes.operator.ControllerRuntimeMetrics;
 import dev.controllerobservability.kubernetes.operator.OperatorObservability;
+import dev.controllerobservability.kubernetes.process.StandardProcessMetrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -68,11 +76,45 @@ class KubernetesObservabilityAutoConfigurationTests {
 	}
 
 	@Test
+	void addsTheStandardProcessMetricsOnlyWithAPrometheusRegistry() {
+		this.contextRunner.run((context) -> assertThat(context).doesNotHaveBean(StandardProcessMetrics.class));
+		KubernetesContextRunner.with(PrometheusMetricsExportAutoConfiguration.class)
+			.withConfiguration(AutoConfigurations.of(SystemMetricsAutoConfiguration.class))
+			.run((context) -> {
+				assertThat(context).hasSingleBean(StandardProcessMetrics.class);
+				List<String> families = new ArrayList<>();
+				context.getBean(PrometheusRegistry.class)
+					.scrape()
+					.forEach((snapshot) -> families.add(snapshot.getMetadata().getPrometheusName()));
+				assertThat(families).contains("process_cpu_seconds", "process_resident_memory_bytes",
+						"process_virtual_memory_bytes", "process_open_fds", "process_max_fds")
+					.containsOnlyOnce("process_start_time_seconds")
+					// Micrometer's own process meters stay
+					.contains("process_cpu_usage", "process_files_open_files");
+			});
+	}
+
+	@Test
+	void leavesOutHistogramsListedInDisabledMetrics() {
+		KubernetesContextRunner.with(PrometheusMetricsExportAutoConfiguration.class)
+			.withPropertyValues("controller.observability.disabled-metrics=controller_runtime_reconcile_time_seconds")
+			.run((context) -> {
+				context.getBean(ControllerRuntimeMetrics.class);
+				List<String> families = new ArrayList<>();
+				context.getBean(PrometheusRegistry.class)
+					.scrape()
+					.forEach((snapshot) -> families.add(snapshot.getMetadata().getPrometheusName()));
+				assertThat(families).contains("workqueue_queue_duration_seconds", "workqueue_work_duration_seconds")
+					.doesNotContain("controller_runtime_reconcile_time_seconds");
+			});
+	}
+
+	@Test
 	void backsOffWhenTheApplicationDefinesItsOwn() {
 		this.contextRunner
 			.withBean("customOperatorMetrics", ControllerRuntimeMetrics.class,
 					() -> new ControllerRuntimeMetrics(new io.micrometer.core.instrument.simple.SimpleMeterRegistry(),
-							null))
+							new PrometheusRegistry(), null))
 			.run((context) -> assertThat(context.getBean(ControllerRuntimeMetrics.class))
 				.isSameAs(context.getBean("customOperatorMetrics")));
 	}

@@ -1,6 +1,8 @@
 package dev.controllerobservability.test;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.Testcontainers;
@@ -29,11 +31,13 @@ final class ContainerPrometheus implements PrometheusRuntime {
 
 	@Override
 	@SuppressWarnings("resource")
-	public String start(Path config, Path data) {
+	public String start(Path config, Path data, List<String> flags) {
+		List<String> command = new ArrayList<>(List.of("--config.file=/etc/controller-test/" + config.getFileName(),
+				"--storage.tsdb.path=/prometheus", "--web.enable-lifecycle"));
+		command.addAll(flags);
 		this.container = new GenericContainer<>(IMAGE)
 			.withFileSystemBind(config.getParent().toString(), "/etc/controller-test", BindMode.READ_ONLY)
-			.withCommand("--config.file=/etc/controller-test/" + config.getFileName(),
-					"--storage.tsdb.path=/prometheus", "--web.enable-lifecycle")
+			.withCommand(command.toArray(String[]::new))
 			.withExposedPorts(9090)
 			.waitingFor(Wait.forHttp("/-/ready").forStatusCode(200));
 		this.container.start();

@@ -6,6 +6,7 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -36,12 +37,14 @@ final class LocalPrometheus implements PrometheusRuntime {
 	}
 
 	@Override
-	public String start(Path config, Path data) throws IOException {
+	public String start(Path config, Path data, List<String> flags) throws IOException {
 		int port = freePort();
 		this.log = Files.createTempFile("prometheus", ".log");
-		this.process = new ProcessBuilder(List.of(this.executable.toString(), "--config.file=" + config,
+		List<String> command = new ArrayList<>(List.of(this.executable.toString(), "--config.file=" + config,
 				"--storage.tsdb.path=" + data, "--web.listen-address=127.0.0.1:" + port, "--web.enable-lifecycle",
-				"--log.level=warn"))
+				"--log.level=warn"));
+		command.addAll(flags);
+		this.process = new ProcessBuilder(command)
 			.redirectErrorStream(true)
 			.redirectOutput(this.log.toFile())
 			.start();

@@ -226,7 +226,8 @@ public final class PrometheusServer implements AutoCloseable {
 		sleep(downtime.toMillis());
 		this.runtime = runtime();
 		try {
-			this.url = this.runtime.start(this.directory.resolve("prometheus.yml"), this.directory.resolve("data"));
+			this.url = this.runtime.start(this.directory.resolve("prometheus.yml"), this.directory.resolve("data"),
+					this.builder.flags);
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("Could not restart Prometheus", ex);
@@ -261,7 +262,7 @@ public final class PrometheusServer implements AutoCloseable {
 				ruleFiles.add(name);
 			}
 			Path config = Files.writeString(this.directory.resolve("prometheus.yml"), config(ruleFiles));
-			this.url = this.runtime.start(config, data);
+			this.url = this.runtime.start(config, data, this.builder.flags);
 		}
 		catch (IOException ex) {
 			close();
@@ -409,6 +410,8 @@ public final class PrometheusServer implements AutoCloseable {
 
 		private final List<String> ruleFiles = new ArrayList<>();
 
+		private final List<String> flags = new ArrayList<>();
+
 		private Duration scrapeInterval = Duration.ofSeconds(1);
 
 		private Builder() {
@@ -433,6 +436,17 @@ public final class PrometheusServer implements AutoCloseable {
 		 */
 		public Builder rules(String rules) {
 			this.ruleFiles.add(rules);
+			return this;
+		}
+
+		/**
+		 * Adds command-line flags to the server's own, such as
+		 * {@code --enable-feature=native-histograms}.
+		 * @param flags the flags
+		 * @return this builder
+		 */
+		public Builder flags(String... flags) {
+			this.flags.addAll(List.of(flags));
 			return this;
 		}
 

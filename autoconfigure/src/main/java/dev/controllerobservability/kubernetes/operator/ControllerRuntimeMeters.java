@@ -6,6 +6,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
@@ -13,12 +14,9 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
-import io.micrometer.core.instrument.Timer;
 
 import dev.controllerobservability.kubernetes.KubernetesConventions;
 import dev.controllerobservability.kubernetes.operator.ControllerRuntimeMetrics.ReconcileResult;
-import dev.controllerobservability.metrics.BucketRules;
-import dev.controllerobservability.metrics.MetricConventions;
 
 /**
  * The controller-runtime meters of one controller, and the state they are derived from.
@@ -32,38 +30,61 @@ final class ControllerRuntimeMeters {
 
 	private final LongSupplier nanoTime;
 
+	private final BooleanSupplier processing;
+
 	private final Map<ReconcileResult, Counter> reconciles = new EnumMap<>(ReconcileResult.class);
 
 	private final Counter errors;
 
 	private final Counter terminalErrors;
 
-	private final Timer reconcileTime;
+	private final Counter panics;
+
+	private final ControllerRuntimeHistograms.Series histograms;
 
 	private final Counter adds;
 
 	private final Counter retries;
 
-	private final Timer queueDuration;
-
-	private final Timer workDuration;
-
 	private final AtomicInteger maxConcurrentReconciles = new AtomicInteger();
 
-	/** Resources with an event waiting, by the time the first waiting event arrived. */
-	private final Map<ResourceID, Long> waiting = new ConcurrentHashMap<>();
+	private final MeterRegistry registry;
 
-	/** Resources handed to the reconciliation pool, by the time their wait began. */
-	private final Map<ResourceID, Long> submitted = new ConcurrentHashMap<>();
+	private final Tags queueTags;
+
+	/** {@code workqueue_depth} priorities with a series, as client-go keeps a series once set. */
+	private final Set<String> priorities = ConcurrentHashMap.newKeySet();
+
+	/** Resources with an event waiting: the first waiting event's time and priority. */
+	private final Map<ResourceID, Waiting> waiting = new ConcurrentHashMap<>();
+
+	/** Resources handed to the reconciliation pool: when and at which priority their wait began. */
+	private final Map<ResourceID, Waiting> submitted = new ConcurrentHashMap<>();
 
 	/** Reconciliations in progress, by the start of their work. */
 	private final Map<Thread, Long> working = new ConcurrentHashMap<>();
 
-	/** Threads whose reconciliation failed and has no retry or new attempt scheduled yet. */
-	private final Set<Thread> failedWithoutRetry = ConcurrentHashMap.newKeySet();
+	/** Threads whose reconciliation failed and whose retry has not been decided yet. */
+	private final Set<Thread> failed = ConcurrentHashMap.newKeySet();
 
-	ControllerRuntimeMeters(MeterRegistry registry, String controller, LongSupplier nanoTime) {
+	/** Threads whose failed reconciliation the SDK finished without a retry. */
+	private final Set<Thread> finishedWithoutRetry = ConcurrentHashMap.newKeySet();
+
+	/**
+	 * Registers the meters of one controller.
+	 * @param registry where the counters and gauges go
+	 * @param histograms the controller's histogram series
+	 * @param controller the controller name
+	 * @param nanoTime the clock
+	 * @param processing whether the controller's event processing runs; events that arrive
+	 * before it does come from the initial list of its watches
+	 */
+	ControllerRuntimeMeters(MeterRegistry registry, ControllerRuntimeHistograms.Series histograms, String controller,
+			LongSupplier nanoTime, BooleanSupplier processing) {
+		this.registry = registry;
+		this.histograms = histograms;
 		this.nanoTime = nanoTime;
+		this.processing = processing;
 		Tags controllerTag = Tags.of("controller", controller);
 		for (ReconcileResult result : ReconcileResult.values()) {
 			this.reconciles.put(result, Counter.builder("controller.runtime.reconcile")
@@ -72,19 +93,15 @@ final class ControllerRuntimeMeters {
 				.tag("result", result.label())
 				.register(registry));
 		}
-		this.errors = Counter.builder("controller.runtime.reconcile.errors")
-			.description("Total number of reconciliation errors per controller")
-			.tags(controllerTag)
-			.register(registry);
-		this.terminalErrors = Counter.builder("controller.runtime.terminal.reconcile.errors")
-			.description("Total number of terminal reconciliation errors per controller")
-			.tags(controllerTag)
-			.register(registry);
-		this.reconcileTime = Timer.builder("controller.runtime.reconcile.time")
-			.description("Length of time per reconciliation per controller")
-			.tags(controllerTag)
-			.serviceLevelObjectives(BucketRules.durations(MetricConventions.CONTROLLER_RUNTIME_DURATION_BUCKETS))
-			.register(registry);
+		this.errors = counter("controller.runtime.reconcile.errors",
+				"Total number of reconciliation errors per controller", controllerTag);
+		this.terminalErrors = counter("controller.runtime.terminal.reconcile.errors",
+				"Total number of terminal reconciliation errors per controller", controllerTag);
+		this.panics = counter("controller.runtime.reconcile.panics",
+				"Total number of reconciliation panics per controller", controllerTag);
+		// The SDK has no reconciliation timeout: the series exists, as upstream pre-sets it, and stays 0.
+		counter("controller.runtime.reconcile.timeouts", "Total number of reconciliation timeouts per controller",
+				controllerTag);
 		Gauge.builder("controller.runtime.active.workers", this.working, Map::size)
 			.description("Number of currently used workers per controller")
 			.tags(controllerTag)
@@ -94,39 +111,23 @@ final class ControllerRuntimeMeters {
 			.description("Maximum number of concurrent reconciles per controller")
 			.tags(controllerTag)
 			.register(registry);
-		Tags queueTags = Tags.of("name", controller, "controller", controller);
-		this.adds = Counter.builder("workqueue.adds")
-			.description("Total number of adds handled by workqueue")
-			.tags(queueTags)
-			.register(registry);
-		this.retries = Counter.builder("workqueue.retries")
-			.description("Total number of retries handled by workqueue")
-			.tags(queueTags)
-			.register(registry);
-		Gauge.builder("workqueue.depth", this, ControllerRuntimeMeters::depth)
-			.description("Current depth of workqueue")
-			.tags(queueTags)
-			.register(registry);
-		this.queueDuration = Timer.builder("workqueue.queue.duration")
-			.description("How long in seconds an item stays in workqueue before being requested")
-			.tags(queueTags)
-			.serviceLevelObjectives(BucketRules.durations(KubernetesConventions.WORKQUEUE_BUCKETS))
-			.register(registry);
-		this.workDuration = Timer.builder("workqueue.work.duration")
-			.description("How long in seconds processing an item from workqueue takes.")
-			.tags(queueTags)
-			.serviceLevelObjectives(BucketRules.durations(KubernetesConventions.WORKQUEUE_BUCKETS))
-			.register(registry);
+		this.queueTags = Tags.of("name", controller, "controller", controller);
+		this.adds = counter("workqueue.adds", "Total number of adds handled by workqueue", this.queueTags);
+		this.retries = counter("workqueue.retries",
+				"Total number of items added to the workqueue with a non-zero delay (rate-limited requeues, "
+						+ "explicit RequeueAfter or AddAfter calls)",
+				this.queueTags);
+		depthSeries(KubernetesConventions.DEFAULT_PRIORITY);
 		Gauge.builder("workqueue.unfinished.work.seconds", this, ControllerRuntimeMeters::unfinishedWorkSeconds)
 			.description("How many seconds of work has been done that is in progress and hasn't been observed by "
 					+ "work_duration. Large values indicate stuck threads. One can deduce the number of stuck "
 					+ "threads by observing the rate at which this increases.")
-			.tags(queueTags)
+			.tags(this.queueTags)
 			.register(registry);
 		Gauge.builder("workqueue.longest.running.processor.seconds", this,
 				ControllerRuntimeMeters::longestRunningProcessorSeconds)
 			.description("How many seconds has the longest running processor for workqueue been running.")
-			.tags(queueTags)
+			.tags(this.queueTags)
 			.register(registry);
 	}
 
@@ -135,42 +136,63 @@ final class ControllerRuntimeMeters {
 	}
 
 	void added(ResourceID resource, long now) {
-		if (this.waiting.putIfAbsent(resource, now) == null) {
+		String priority = this.processing.getAsBoolean() ? KubernetesConventions.DEFAULT_PRIORITY
+				: KubernetesConventions.LOW_PRIORITY;
+		if (this.waiting.putIfAbsent(resource, new Waiting(now, priority)) == null) {
+			depthSeries(priority);
 			this.adds.increment();
 		}
 	}
 
 	void submitted(ResourceID resource) {
-		// A new attempt right after a failure (a newer event arrived meanwhile) is no terminal error.
-		this.failedWithoutRetry.remove(Thread.currentThread());
-		Long since = this.waiting.remove(resource);
-		this.submitted.put(resource, (since != null) ? since : this.nanoTime.getAsLong());
+		// A new attempt right after an error (a newer event arrived meanwhile) is the re-add client-go rate-limits.
+		if (this.failed.remove(Thread.currentThread())) {
+			this.retries.increment();
+		}
+		Waiting since = this.waiting.remove(resource);
+		this.submitted.put(resource, (since != null) ? since
+				: new Waiting(this.nanoTime.getAsLong(), KubernetesConventions.DEFAULT_PRIORITY));
 	}
 
 	void started(ResourceID resource, long now) {
-		Long since = this.submitted.remove(resource);
+		Waiting since = this.submitted.remove(resource);
 		if (since != null) {
-			this.queueDuration.record(now - since, TimeUnit.NANOSECONDS);
+			this.histograms.queueDuration().observe((now - since.since()) / NANOS_PER_SECOND);
 		}
-		this.failedWithoutRetry.remove(Thread.currentThread());
+		this.failed.remove(Thread.currentThread());
+		this.finishedWithoutRetry.remove(Thread.currentThread());
 		this.working.put(Thread.currentThread(), now);
 	}
 
 	void succeeded(long nanos, ReconcileResult result) {
 		this.reconciles.get(result).increment();
-		this.reconcileTime.record(nanos, TimeUnit.NANOSECONDS);
+		if (result != ReconcileResult.SUCCESS) {
+			// client-go counts every delayed re-add: Requeue is rate-limited, RequeueAfter is an AddAfter.
+			this.retries.increment();
+		}
+		this.histograms.reconcileTime().observe(nanos / NANOS_PER_SECOND);
 	}
 
-	void failed(long nanos) {
+	void failed(long nanos, boolean panic) {
 		this.reconciles.get(ReconcileResult.ERROR).increment();
 		this.errors.increment();
-		this.reconcileTime.record(nanos, TimeUnit.NANOSECONDS);
-		this.failedWithoutRetry.add(Thread.currentThread());
+		if (panic) {
+			this.panics.increment();
+		}
+		this.histograms.reconcileTime().observe(nanos / NANOS_PER_SECOND);
+		this.failed.add(Thread.currentThread());
 	}
 
 	void retryScheduled() {
+		this.failed.remove(Thread.currentThread());
 		this.retries.increment();
-		this.failedWithoutRetry.remove(Thread.currentThread());
+	}
+
+	void finishedReconciliation() {
+		// Reached after an error only when the SDK will not retry it (updateErrorStatus said so, or no retry).
+		if (this.failed.remove(Thread.currentThread())) {
+			this.finishedWithoutRetry.add(Thread.currentThread());
+		}
 	}
 
 	void finished(ResourceID resource, long now) {
@@ -178,9 +200,11 @@ final class ControllerRuntimeMeters {
 		this.submitted.remove(resource);
 		Long start = this.working.remove(Thread.currentThread());
 		if (start != null) {
-			this.workDuration.record(now - start, TimeUnit.NANOSECONDS);
+			this.histograms.workDuration().observe((now - start) / NANOS_PER_SECOND);
 		}
-		if (this.failedWithoutRetry.remove(Thread.currentThread())) {
+		// Still failed here: retries exhausted, or an Error escaped the SDK. Neither is a terminal error.
+		this.failed.remove(Thread.currentThread());
+		if (this.finishedWithoutRetry.remove(Thread.currentThread())) {
 			this.terminalErrors.increment();
 		}
 	}
@@ -188,10 +212,30 @@ final class ControllerRuntimeMeters {
 	void forget(ResourceID resource) {
 		this.waiting.remove(resource);
 		this.submitted.remove(resource);
+		// A resource deleted during its failed reconciliation is not retried because it is gone.
+		this.finishedWithoutRetry.remove(Thread.currentThread());
 	}
 
-	private double depth() {
-		return this.waiting.size() + this.submitted.size();
+	private Counter counter(String name, String help, Tags tags) {
+		return Counter.builder(name).description(help).tags(tags).register(this.registry);
+	}
+
+	private void depthSeries(String priority) {
+		if (this.priorities.add(priority)) {
+			Gauge.builder("workqueue.depth", this, (meters) -> meters.depth(priority))
+				.description("Current depth of workqueue by workqueue and priority")
+				.tags(this.queueTags)
+				.tag("priority", priority)
+				.register(this.registry);
+		}
+	}
+
+	private double depth(String priority) {
+		return count(this.waiting, priority) + count(this.submitted, priority);
+	}
+
+	private static long count(Map<ResourceID, Waiting> items, String priority) {
+		return items.values().stream().filter((item) -> item.priority().equals(priority)).count();
 	}
 
 	private double unfinishedWorkSeconds() {
@@ -210,6 +254,14 @@ final class ControllerRuntimeMeters {
 			longest = Math.max(longest, now - start);
 		}
 		return longest / NANOS_PER_SECOND;
+	}
+
+	/**
+	 * An item waiting in the queue.
+	 * @param since when its wait began, in {@link System#nanoTime()} terms
+	 * @param priority its {@code priority} label value
+	 */
+	private record Waiting(long since, String priority) {
 	}
 
 }

@@ -1,8 +1,12 @@
 package dev.controllerobservability.kubernetes.operator;
 
+import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
@@ -15,6 +19,7 @@ import io.javaoperatorsdk.operator.processing.Controller;
 import io.javaoperatorsdk.operator.processing.event.Event;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 import dev.controllerobservability.metrics.RecordingFailures;
 
@@ -31,25 +36,43 @@ import dev.controllerobservability.metrics.RecordingFailures;
  * every result pre-set to 0 when the controller registers. A reconcile (or cleanup) that
  * asks to be rescheduled after a delay is {@code requeue_after}, after no delay
  * {@code requeue};</li>
- * <li>{@code controller_runtime_reconcile_errors_total}, and
- * {@code controller_runtime_terminal_reconcile_errors_total} for errors after which the
- * SDK will not retry (retries exhausted or none configured);</li>
+ * <li>{@code controller_runtime_reconcile_errors_total};
+ * {@code controller_runtime_terminal_reconcile_errors_total} for errors the SDK does not
+ * retry because the reconciler's {@code updateErrorStatus} asked for no retry (or the
+ * controller has no retry); {@code controller_runtime_reconcile_panics_total} for
+ * reconciles that ended with an {@link Error} or with one of the runtime exceptions Go
+ * reports as a panic; {@code controller_runtime_reconcile_timeouts_total}, which stays 0
+ * (the SDK has no reconciliation timeout);</li>
  * <li>{@code controller_runtime_reconcile_time_seconds} with the 40 controller-runtime
- * buckets, {@code controller_runtime_active_workers} and
+ * buckets and native buckets, {@code controller_runtime_active_workers} and
  * {@code controller_runtime_max_concurrent_reconciles} (the operator's reconciliation
  * thread pool, which the SDK shares between controllers);</li>
  * <li>{@code workqueue_*{name,controller}}, derived from the SDK's event processing: an
- * "add" is an event for a resource with no event already waiting, the depth is the number
- * of resources waiting for a reconciliation, the queue duration runs from the first
- * waiting event to the start of the reconciliation, the work duration over the
- * reconciliation, and a retry is a retry the SDK scheduled after an error.</li>
+ * "add" is an event for a resource with no event already waiting, the depth (by
+ * {@code priority}: {@code -100} for events from the initial list, before the
+ * controller processes events, else {@code 0}) is the number of resources waiting for a
+ * reconciliation, the queue duration runs from the first waiting event to the start of
+ * the reconciliation, the work duration over the reconciliation, and a retry is every
+ * delayed re-add client-go would make: after an error that is retried, and for every
+ * {@code requeue} and {@code requeue_after}.</li>
  * </ul>
- * Recording never fails a reconciliation: a failure is counted in
+ * The three histograms are prometheus-metrics-core histograms in the application's
+ * {@link PrometheusRegistry} (Micrometer has no native histograms); the rest are Micrometer
+ * meters. Recording never fails a reconciliation: a failure is counted in
  * {@code <namespace>_observability_errors_total} and logged.
  */
 public final class ControllerRuntimeMetrics implements Metrics {
 
+	/** Runtime exceptions that Go reports as a panic: nil dereference, bad cast, index and arithmetic faults. */
+	private static final List<Class<? extends RuntimeException>> PANICS = List.of(NullPointerException.class,
+			ClassCastException.class, IndexOutOfBoundsException.class, ArithmeticException.class,
+			ArrayStoreException.class, NegativeArraySizeException.class);
+
+	private static final BooleanSupplier ALWAYS = () -> true;
+
 	private final MeterRegistry registry;
+
+	private final ControllerRuntimeHistograms histograms;
 
 	private final RecordingFailures failures;
 
@@ -57,17 +80,40 @@ public final class ControllerRuntimeMetrics implements Metrics {
 
 	private final Map<String, ControllerRuntimeMeters> controllers = new ConcurrentHashMap<>();
 
+	/** Whether each registered controller processes events yet. */
+	private final Map<String, BooleanSupplier> processing = new ConcurrentHashMap<>();
+
 	/**
 	 * Creates the metrics.
-	 * @param registry where the meters are registered
+	 * @param registry where the counters and gauges are registered
+	 * @param prometheusRegistry where the histograms are registered: the registry the
+	 * application's Prometheus endpoint scrapes
 	 * @param failures where recording failures go
 	 */
-	public ControllerRuntimeMetrics(MeterRegistry registry, RecordingFailures failures) {
-		this(registry, failures, System::nanoTime);
+	public ControllerRuntimeMetrics(MeterRegistry registry, PrometheusRegistry prometheusRegistry,
+			RecordingFailures failures) {
+		this(registry, prometheusRegistry, Set.of(), failures);
 	}
 
-	ControllerRuntimeMetrics(MeterRegistry registry, RecordingFailures failures, LongSupplier nanoTime) {
+	/**
+	 * Creates the metrics, leaving out disabled histograms.
+	 * @param registry where the counters and gauges are registered
+	 * @param prometheusRegistry where the histograms are registered: the registry the
+	 * application's Prometheus endpoint scrapes
+	 * @param disabledMetrics Prometheus names of histograms not to register (counters and
+	 * gauges are disabled by the registry's meter filters)
+	 * @param failures where recording failures go
+	 */
+	public ControllerRuntimeMetrics(MeterRegistry registry, PrometheusRegistry prometheusRegistry,
+			Collection<String> disabledMetrics, RecordingFailures failures) {
+		this(registry, new ControllerRuntimeHistograms(prometheusRegistry, disabledMetrics), failures,
+				System::nanoTime);
+	}
+
+	ControllerRuntimeMetrics(MeterRegistry registry, ControllerRuntimeHistograms histograms,
+			RecordingFailures failures, LongSupplier nanoTime) {
 		this.registry = registry;
+		this.histograms = histograms;
 		this.failures = failures;
 		this.nanoTime = nanoTime;
 	}
@@ -76,6 +122,8 @@ public final class ControllerRuntimeMetrics implements Metrics {
 	public void controllerRegistered(Controller<? extends HasMetadata> controller) {
 		try {
 			var configuration = controller.getConfiguration();
+			var processor = controller.getEventProcessor();
+			this.processing.put(configuration.getName(), processor::isRunning);
 			meters(configuration.getName())
 				.maxConcurrentReconciles(configuration.getConfigurationService().concurrentReconciliationThreads());
 		}
@@ -98,6 +146,12 @@ public final class ControllerRuntimeMetrics implements Metrics {
 	@Override
 	public void failedReconciliation(HasMetadata resource, Exception exception, Map<String, Object> metadata) {
 		run("count a workqueue retry", metadata, ControllerRuntimeMeters::retryScheduled);
+	}
+
+	@Override
+	public void finishedReconciliation(HasMetadata resource, Map<String, Object> metadata) {
+		run("note a reconciliation finished without retry", metadata,
+				ControllerRuntimeMeters::finishedReconciliation);
 	}
 
 	@Override
@@ -124,7 +178,7 @@ public final class ControllerRuntimeMetrics implements Metrics {
 		try {
 			result = execution.execute();
 		}
-		catch (Exception ex) {
+		catch (Exception | Error ex) {
 			record(execution, start, null, ex);
 			throw ex;
 		}
@@ -132,12 +186,12 @@ public final class ControllerRuntimeMetrics implements Metrics {
 		return result;
 	}
 
-	private <T> void record(ControllerExecution<T> execution, long start, T result, Exception error) {
+	private <T> void record(ControllerExecution<T> execution, long start, T result, Throwable error) {
 		try {
 			long nanos = this.nanoTime.getAsLong() - start;
 			ControllerRuntimeMeters meters = meters(execution.controllerName());
 			if (error != null) {
-				meters.failed(nanos);
+				meters.failed(nanos, isPanic(error));
 			}
 			else {
 				meters.succeeded(nanos, result(result));
@@ -146,6 +200,10 @@ public final class ControllerRuntimeMetrics implements Metrics {
 		catch (RuntimeException ex) {
 			this.failures.record("record a reconciliation", ex);
 		}
+	}
+
+	private static boolean isPanic(Throwable error) {
+		return error instanceof Error || PANICS.stream().anyMatch((type) -> type.isInstance(error));
 	}
 
 	private static ReconcileResult result(Object result) {
@@ -172,7 +230,8 @@ public final class ControllerRuntimeMetrics implements Metrics {
 
 	private ControllerRuntimeMeters meters(String controller) {
 		return this.controllers.computeIfAbsent(controller,
-				(name) -> new ControllerRuntimeMeters(this.registry, name, this.nanoTime));
+				(name) -> new ControllerRuntimeMeters(this.registry, this.histograms.forController(name), name,
+						this.nanoTime, () -> this.processing.getOrDefault(name, ALWAYS).getAsBoolean()));
 	}
 
 	/** controller-runtime's {@code result} label values. */

@@ -1,15 +1,22 @@
 package dev.controllerobservability.demo.kubernetes;
 
+import java.net.HttpURLConnection;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Queue;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
-import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
+import io.fabric8.mockwebserver.ServerRequest;
+import io.fabric8.mockwebserver.ServerResponse;
 import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
+import io.javaoperatorsdk.operator.api.config.LeaderElectionConfigurationBuilder;
 
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.SmartLifecycle;
@@ -28,12 +35,17 @@ import dev.controllerobservability.operations.ControllerOperations;
  * reconciling {@code Provisioner} resources and their pending pods. Its Kubernetes client
  * is the starter's (kubeconfig or service account), or, with
  * {@code demo.kubernetes.api-server=embedded} (the default), a client of the fabric8 mock
- * API server started in-process, where pods keep arriving as in the simulation.
+ * API server started in-process, where pods keep arriving as in the simulation. The
+ * operator runs a leader election on the lease {@value #LEASE_NAME}, so
+ * {@code leader_election_master_status} shows whether it leads.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnProperty(name = "demo.mode", havingValue = "kubernetes")
 @Import(KubernetesMode.EmbeddedApiServer.class)
 public class KubernetesMode {
+
+	/** The lease the operator's replicas elect their leader with. */
+	public static final String LEASE_NAME = "provisioner-demo";
 
 	@Bean
 	ProvisionerReconciler provisionerReconciler(KubernetesClient client, ControllerOperations operations,
@@ -47,7 +59,13 @@ public class KubernetesMode {
 		// The mock API server has no server-side apply; a real one patches status with it.
 		boolean serverSideApply = properties.getKubernetes()
 			.getApiServer() != DemoProperties.Kubernetes.ApiServer.EMBEDDED;
-		return new OperatorLifecycle(observability, reconciler, serverSideApply);
+		// As a Go controller's manager does, the operator reconciles only while it leads; losing the lease stops it.
+		LeaderElectionConfiguration election = LeaderElectionConfigurationBuilder
+			.aLeaderElectionConfiguration(LEASE_NAME)
+			.withLeaseNamespace(properties.getKubernetes().getNamespace())
+			.withExitOnStopLeading(false)
+			.build();
+		return new OperatorLifecycle(observability, reconciler, serverSideApply, observability.observed(election));
 	}
 
 	/**
@@ -58,12 +76,25 @@ public class KubernetesMode {
 	@ConditionalOnProperty(name = "demo.kubernetes.api-server", havingValue = "embedded", matchIfMissing = true)
 	static class EmbeddedApiServer {
 
+		/** What the SDK's permission check finds: this identity may do anything with leases. */
+		private static final String LEASE_PERMISSIONS = """
+				{"apiVersion": "authorization.k8s.io/v1", "kind": "SelfSubjectRulesReview",
+				 "status": {"resourceRules": [{"apiGroups": ["coordination.k8s.io"], "resources": ["leases"],
+				                               "verbs": ["*"]}]}}""";
+
 		@Bean(destroyMethod = "destroy")
 		KubernetesMockServer kubernetesMockServer() {
-			KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
-					new KubernetesCrudDispatcher(
+			Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
+			KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), responses,
+					new KubernetesMixedDispatcher(responses,
 							List.of(CustomResourceDefinitionContext.fromCustomResourceType(ProvisionerResource.class))),
 					false);
+			// The permission check the SDK makes before it runs for leader; a real API server answers from RBAC.
+			server.expect()
+				.post()
+				.withPath("/apis/authorization.k8s.io/v1/selfsubjectrulesreviews")
+				.andReturn(HttpURLConnection.HTTP_CREATED, LEASE_PERMISSIONS)
+				.always();
 			server.init();
 			return server;
 		}
@@ -94,19 +125,23 @@ public class KubernetesMode {
 
 		private final boolean serverSideApply;
 
+		private final LeaderElectionConfiguration election;
+
 		private volatile Operator operator;
 
 		OperatorLifecycle(OperatorObservability observability, ProvisionerReconciler reconciler,
-				boolean serverSideApply) {
+				boolean serverSideApply, LeaderElectionConfiguration election) {
 			this.observability = observability;
 			this.reconciler = reconciler;
 			this.serverSideApply = serverSideApply;
+			this.election = election;
 		}
 
 		@Override
 		public void start() {
 			Operator operator = new Operator(this.observability
-				.andThen((overrider) -> overrider.withUseSSAToPatchPrimaryResource(this.serverSideApply)));
+				.andThen((overrider) -> overrider.withUseSSAToPatchPrimaryResource(this.serverSideApply)
+					.withLeaderElectionConfiguration(this.election)));
 			operator.register(this.reconciler);
 			operator.start();
 			this.operator = operator;

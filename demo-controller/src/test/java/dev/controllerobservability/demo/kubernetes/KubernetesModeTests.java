@@ -22,8 +22,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * The demo in kubernetes mode on the embedded fabric8 mock API server: the operator
  * reconciles the three Provisioners as pods arrive, and one scrape of
- * {@code /actuator/prometheus} holds its controller-runtime metrics, its API client's
- * metrics and the controller's own operation metrics.
+ * {@code /actuator/prometheus} holds its controller-runtime metrics, its leader election
+ * status, its API client's metrics and the controller's own operation metrics.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "demo.mode=kubernetes", "demo.round-interval=100ms", "demo.min-launch-latency=1ms",
@@ -51,6 +51,9 @@ class KubernetesModeTests {
 				.isGreaterThan(0);
 			assertThat(scrape.value("controller_runtime_reconcile_time_seconds_count", PROVISIONER)).isGreaterThan(0);
 			assertThat(scrape.value("controller_runtime_max_concurrent_reconciles", PROVISIONER)).isGreaterThan(0);
+			// The operator reconciles because it leads the election on its lease.
+			assertThat(scrape.value("leader_election_master_status", Map.of("name", KubernetesMode.LEASE_NAME)))
+				.isEqualTo(1.0);
 			assertThat(scrape.value("workqueue_adds_total", Map.of("name", "provisioner", "controller", "provisioner")))
 				.isGreaterThan(0);
 			// The mock API server answers patches with 202 Accepted.

@@ -1,0 +1,4 @@
+/**
+ * The standard {@code process_*} metrics that Go controllers expose.
+ */
+package dev.controllerobservability.kubernetes.process;
