@@ -15,10 +15,10 @@ import java.util.regex.Pattern;
  * variable is one Prometheus defines ({@code $labels}, {@code $value},
  * {@code $externalLabels}, {@code $externalURL}) or one declared before. Functions are
  * left to Prometheus, whose set grows between releases. Example:
- * <pre>{@code
+ * <pre>
  * AlertTemplates.syntaxProblem("{{ $labels.provisioner }} fails"); // null
  * AlertTemplates.syntaxProblem("{{ $labels.x ");                    // "the action starting at position 0 is not closed ..."
- * }</pre>
+ * </pre>
  */
 public final class AlertTemplates {
 
