@@ -92,6 +92,8 @@ class KubernetesClientMetricsIntegrationTests {
 					.filter((sample) -> sample.labels().get("verb").equals("GET"))
 					.map((sample) -> sample.labels().get("le"))).containsExactly("0.005", "0.025", "0.1", "0.25",
 							"0.5", "1.0", "2.0", "4.0", "8.0", "15.0", "30.0", "60.0", "+Inf");
+				// A Micrometer timer: unlike client-go's histogram, it has a _max gauge (documented).
+				assertThat(scrape.type("rest_client_request_duration_seconds_max")).isEqualTo("gauge");
 			});
 	}
 
