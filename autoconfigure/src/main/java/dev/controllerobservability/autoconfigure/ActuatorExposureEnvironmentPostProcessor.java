@@ -7,10 +7,11 @@ import org.springframework.core.env.MutablePropertySources;
 
 /**
  * Exposes the {@code health} and {@code prometheus} actuator endpoints over HTTP unless
- * the user configured the exposure. The default is added as the property source of
- * lowest precedence, and it gives its value only while no other source sets
- * {@code management.endpoints.web.exposure.include}, so the user's setting wins from any
- * source: files, the command line, environment variables, system properties,
+ * the user configured the exposure, and keeps exemplars off histograms' {@code _count}
+ * lines unless the user configured that (see {@link StarterDefaultsPropertySource}). The
+ * defaults are added as the property source of lowest precedence, and each gives its
+ * value only while no other source sets that property, so the user's setting wins from
+ * any source: files, the command line, environment variables, system properties,
  * {@code @PropertySource} and {@code SpringApplication.setDefaultProperties}, including
  * those added after this post-processor ran.
  */
@@ -19,8 +20,8 @@ class ActuatorExposureEnvironmentPostProcessor implements EnvironmentPostProcess
 	@Override
 	public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
 		MutablePropertySources sources = environment.getPropertySources();
-		if (!sources.contains(DefaultExposurePropertySource.NAME)) {
-			sources.addLast(new DefaultExposurePropertySource(sources));
+		if (!sources.contains(StarterDefaultsPropertySource.NAME)) {
+			sources.addLast(new StarterDefaultsPropertySource(sources));
 		}
 	}
 

@@ -91,12 +91,28 @@ class ConfigurationReferences implements ApplicationListener<ApplicationReadyEve
 	 * @throws InvalidObservabilityPropertyException for the first mistake
 	 */
 	void check() {
+		checkOperationsDistinct();
 		this.catalog.definitions().forEach(this::checkNotAnOperation);
 		List<String> disabled = this.settings.disabledMetrics();
 		for (int i = 0; i < disabled.size(); i++) {
 			checkDisabledIsAFamily(i, disabled.get(i));
 		}
 		this.settings.labelAllowList().forEach(this::checkAllowList);
+	}
+
+	private void checkOperationsDistinct() {
+		Map<String, OperationDescriptor> byFamily = new LinkedHashMap<>();
+		for (OperationDescriptor operation : this.declared.values()) {
+			OperationDescriptor other = byFamily.putIfAbsent(operation.familyName(), operation);
+			if (other != null) {
+				throw new InvalidObservabilityPropertyException(PREFIX + "operations.definitions." + operation.operation(),
+						operation.operation(), "operations '" + other.operation() + "' and '" + operation.operation()
+								+ "' are both recorded as " + operation.familyName()
+								+ ", so their calls would be counted together under one help text",
+						"Give one of them another name or a different "
+								+ PREFIX + "operations.definitions.<operation>.subsystem");
+			}
+		}
 	}
 
 	private void checkNotAnOperation(MetricDefinition definition) {

@@ -304,8 +304,9 @@ public class ControllerObservabilityProperties {
 		private boolean directRecording = true;
 
 		/**
-		 * Most distinct operations recorded; declared operations always are, and calls of
-		 * further undeclared operations run unrecorded, counted as recording failures.
+		 * Most distinct undeclared operations recorded; declared operations always are and
+		 * do not count. Calls of further undeclared operations run unrecorded, counted as
+		 * recording failures.
 		 */
 		private int maxOperations = ControllerOperations.DEFAULT_MAX_OPERATIONS;
 

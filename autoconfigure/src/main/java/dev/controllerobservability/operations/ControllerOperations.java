@@ -182,7 +182,8 @@ public class ControllerOperations {
 	 * @param tags label values, keys from the configured operation labels
 	 * @return the handle; one that runs the work unrecorded when the operation would
 	 * exceed {@link Builder#maxOperations(int) the most operations}
-	 * @throws IllegalArgumentException if the name has no valid snake_case form
+	 * @throws IllegalArgumentException if the name is {@code null} or has no valid
+	 * snake_case form
 	 */
 	public OperationHandle bind(String operation, Iterable<Tag> tags) {
 		OperationDescriptor descriptor = describe(operation);
@@ -329,6 +330,9 @@ public class ControllerOperations {
 	 * @throws IllegalArgumentException if the name has no valid snake_case form
 	 */
 	public OperationDescriptor describe(String operation) {
+		if (operation == null) {
+			throw new IllegalArgumentException("Operation name must not be null; name the operation, such as 'bind'");
+		}
 		OperationDescriptor existing = this.descriptors.get(operation);
 		if (existing != null) {
 			return existing;
@@ -338,25 +342,24 @@ public class ControllerOperations {
 	}
 
 	/**
-	 * Whether an operation may be recorded: declared operations always are, others while
-	 * fewer than the most operations have been recorded. A refusal is counted and logged
+	 * Whether an operation may be recorded: declared operations always are, undeclared
+	 * ones while fewer than the most undeclared operations have been recorded. A refusal is counted and logged
 	 * as a recording failure.
 	 */
 	private boolean admit(OperationDescriptor descriptor) {
 		String name = descriptor.operation();
-		if (this.admitted.contains(name)) {
+		if (this.definitions.containsKey(name) || this.admitted.contains(name)) {
 			return true;
 		}
 		synchronized (this.admitted) {
-			if (this.admitted.contains(name) || this.definitions.containsKey(name)
-					|| this.admitted.size() < this.maxOperations) {
+			if (this.admitted.contains(name) || this.admitted.size() < this.maxOperations) {
 				this.admitted.add(name);
 				return true;
 			}
 		}
 		this.failures.record("start of operation " + name, new IllegalStateException("Operation '" + name
-				+ "' is not recorded: " + this.maxOperations + " distinct operations are recorded already, the most "
-				+ "allowed. Declare it under controller.observability.operations.definitions, raise "
+				+ "' is not recorded: " + this.maxOperations + " distinct undeclared operations are recorded already, "
+				+ "the most allowed. Declare it under controller.observability.operations.definitions, raise "
 				+ "controller.observability.operations.max-operations, or keep per-call values out of operation "
 				+ "names (they belong in operation tags)."));
 		return false;
@@ -617,9 +620,9 @@ public class ControllerOperations {
 		}
 
 		/**
-		 * Sets the most distinct operations recorded. Declared operations are always
-		 * recorded; calls of further undeclared operations run unrecorded, and each is
-		 * counted as a recording failure.
+		 * Sets the most distinct undeclared operations recorded. Declared operations are
+		 * always recorded and do not count; calls of further undeclared operations run
+		 * unrecorded, and each is counted as a recording failure.
 		 * @param maxOperations at least 1
 		 * @return this builder
 		 */

@@ -109,7 +109,12 @@ public class ObservedOperationAspect {
 			}
 			try {
 				String value = argument.toString();
-				return (value != null) ? value : MetricConventions.NONE;
+				if (value == null) {
+					failures.record("value of @OperationTag(\"" + key + "\")", new IllegalArgumentException(
+							argument.getClass().getName() + ".toString() returned null; recorded as 'none'"));
+					return MetricConventions.NONE;
+				}
+				return value;
 			}
 			catch (RuntimeException ex) {
 				failures.record("value of @OperationTag(\"" + key + "\")", ex);

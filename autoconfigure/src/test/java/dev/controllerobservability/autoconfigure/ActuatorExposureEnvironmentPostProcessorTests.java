@@ -53,7 +53,7 @@ class ActuatorExposureEnvironmentPostProcessorTests {
 		assertThat(Binder.get(environment)
 			.bind("management.endpoints.web.exposure.include", Bindable.listOf(String.class))
 			.get()).containsExactly("info");
-		assertThat(environment.getPropertySources().get(DefaultExposurePropertySource.NAME).getProperty(
+		assertThat(environment.getPropertySources().get(StarterDefaultsPropertySource.NAME).getProperty(
 				"management.endpoints.web.exposure.include")).isNull();
 	}
 
@@ -85,7 +85,7 @@ class ActuatorExposureEnvironmentPostProcessorTests {
 		StandardEnvironment environment = new StandardEnvironment();
 		this.postProcessor.postProcessEnvironment(environment, new SpringApplication());
 		this.postProcessor.postProcessEnvironment(environment, new SpringApplication());
-		assertThat(environment.getPropertySources().stream().filter(DefaultExposurePropertySource.class::isInstance))
+		assertThat(environment.getPropertySources().stream().filter(StarterDefaultsPropertySource.class::isInstance))
 			.hasSize(1);
 	}
 
@@ -96,6 +96,30 @@ class ActuatorExposureEnvironmentPostProcessorTests {
 			.addFirst(new MapPropertySource("user", Map.of("controller.observability.enabled", "false")));
 		this.postProcessor.postProcessEnvironment(environment, new SpringApplication());
 		assertThat(environment.getProperty("management.endpoints.web.exposure.include")).isNull();
+	}
+
+	@Test
+	void keepsExemplarsOffCountLinesByDefault() {
+		StandardEnvironment environment = new StandardEnvironment();
+		ConfigurationPropertySources.attach(environment);
+		this.postProcessor.postProcessEnvironment(environment, new SpringApplication());
+		assertThat(Binder.get(environment)
+			.bind("management.prometheus.metrics.export.properties", Bindable.mapOf(String.class, String.class))
+			.get()).containsEntry("io.prometheus.exporter.exemplarsOnAllMetricTypes", "false");
+	}
+
+	@Test
+	void letsTheUsersExemplarSettingWinFromALaterSource() {
+		StandardEnvironment environment = new StandardEnvironment();
+		ConfigurationPropertySources.attach(environment);
+		this.postProcessor.postProcessEnvironment(environment, new SpringApplication());
+		environment.getPropertySources()
+			.addLast(new MapPropertySource("late", Map.of(
+					"management.prometheus.metrics.export.properties.io.prometheus.exporter.exemplarsOnAllMetricTypes",
+					"true")));
+		assertThat(Binder.get(environment)
+			.bind("management.prometheus.metrics.export.properties", Bindable.mapOf(String.class, String.class))
+			.get()).containsEntry("io.prometheus.exporter.exemplarsOnAllMetricTypes", "true").hasSize(1);
 	}
 
 }

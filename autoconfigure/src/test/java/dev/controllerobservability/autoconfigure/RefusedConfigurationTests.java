@@ -59,6 +59,16 @@ class RefusedConfigurationTests {
 						""", P + "metrics.bind_duration_seconds", "bind_duration_seconds",
 						"karpenter_bind_duration_seconds is the duration histogram of operation 'bind'",
 						"Rename the metric"),
+				new Refused("two operations recorded under one name", Source.YAML, """
+						controller.observability:
+						  namespace: karpenter
+						  operations.definitions:
+						    bind: {subsystem: allocation}
+						    allocation_bind: {description: Binds.}
+						""", P + "operations.definitions.allocation_bind", "allocation_bind",
+						"operations 'bind' and 'allocation_bind' are both recorded as "
+								+ "karpenter_allocation_bind_duration_seconds",
+						"Give one of them another name or a different"),
 				new Refused("catalog metric named like an operation's in-flight gauge", Source.YAML, """
 						controller.observability:
 						  namespace: karpenter

@@ -20,6 +20,7 @@ import org.springframework.aop.aspectj.annotation.AspectJProxyFactory;
 import dev.controllerobservability.metrics.RecordingFailures;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
@@ -33,7 +34,7 @@ class CallerIsolationTests {
 
 	@ParameterizedTest(name = "direct={0}")
 	@ValueSource(booleans = { true, false })
-	void aNullOperationNameRunsTheWorkOnceUnrecorded(boolean direct) throws Exception {
+	void aNullOperationNameRunsTheWorkOnceUnrecordedAndCannotBeBound(boolean direct) throws Exception {
 		Recording recording = new Recording(Clock.SYSTEM, direct);
 		ControllerOperations operations = recording.operations;
 		assertThat(operations.observe(null, Tags.of("provisioner", "gpu"), this::work)).isEqualTo("done");
@@ -43,6 +44,8 @@ class CallerIsolationTests {
 		assertThat(this.runs).hasValue(4);
 		assertThat(recording.failures.count()).isEqualTo(4);
 		assertThat(recording.errorsCounter()).isEqualTo(4);
+		assertThatIllegalArgumentException().isThrownBy(() -> operations.bind(null, Tags.empty()))
+			.withMessageContaining("Operation name must not be null");
 	}
 
 	/**
@@ -73,7 +76,7 @@ class CallerIsolationTests {
 		assertThatIllegalStateException().isThrownBy(() -> provisioner.fail(new Hostile(null), noCapacity))
 			.isSameAs(noCapacity);
 		assertThat(target.calls).hasValue(3);
-		// Both hostile values become "none"; only the throwing toString is a failure.
+		// Every hostile value becomes "none", and each is counted as a failure.
 		assertThat(recording.registry.get("karpenter.launch.duration")
 			.tags("provisioner", "none", "result", "success")
 			.timer()
@@ -82,7 +85,7 @@ class CallerIsolationTests {
 			.tags("provisioner", "none", "result", "error", "error", "IllegalStateException")
 			.timer()
 			.count()).isEqualTo(1);
-		assertThat(recording.failures.count()).isEqualTo(1);
+		assertThat(recording.failures.count()).isEqualTo(3);
 	}
 
 	private void assertCallsUnaffected(Recording recording) {
