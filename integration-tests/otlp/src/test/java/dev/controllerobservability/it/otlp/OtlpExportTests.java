@@ -78,6 +78,12 @@ class OtlpExportTests {
 			assertThat(point.getBucketCountsList()).containsExactly(point.getCount(), 0L, 0L);
 			assertThat(point.getSum()).isLessThan(0.5 * point.getCount());
 		}
+		Metric inFlight = receiver.latest("karpenter.allocation_controller.bind.in_flight").orElseThrow();
+		assertThat(inFlight.getDescription()).isEqualTo("Number of bind operations in flight.");
+		assertThat(inFlight.getGauge().getDataPointsList()).singleElement().satisfies((point) -> {
+			assertThat(point.getAsDouble()).isZero();
+			assertThat(attributes(point.getAttributesList())).isEqualTo(Map.of("cluster", "dev", "provisioner", "gpu"));
+		});
 	}
 
 	@Test
@@ -103,8 +109,12 @@ class OtlpExportTests {
 	}
 
 	private static Map<String, String> attributes(HistogramDataPoint point) {
+		return attributes(point.getAttributesList());
+	}
+
+	private static Map<String, String> attributes(List<KeyValue> keyValues) {
 		Map<String, String> attributes = new LinkedHashMap<>();
-		for (KeyValue attribute : point.getAttributesList()) {
+		for (KeyValue attribute : keyValues) {
 			attributes.put(attribute.getKey(), attribute.getValue().getStringValue());
 		}
 		return attributes;
