@@ -23,6 +23,11 @@ import org.springframework.core.env.PropertySource;
  * exemplars on histograms' {@code _count} lines too, which OpenMetrics does not allow
  * and which makes Prometheus 2.x reject the whole scrape once tracing adds exemplars.
  * Exemplars stay on buckets and counters.</li>
+ * <li>{@code management.otlp.metrics.export.base-time-unit=seconds}: controller timers
+ * are described, bucketed and named in seconds, while Micrometer's OTLP registry exports
+ * timers in milliseconds by default. A Prometheus ingesting OTLP would then name them
+ * {@code _duration_milliseconds}, and the generated rules and dashboard would not
+ * match.</li>
  * </ul>
  * <p>
  * The answer is worked out at every lookup, not once when the source is added: sources
@@ -46,6 +51,10 @@ final class StarterDefaultsPropertySource extends EnumerablePropertySource<Mutab
 
 	static final String EXEMPLARS_PROPERTY = PROMETHEUS_PROPERTIES + "." + EXEMPLARS_ON_ALL_METRIC_TYPES;
 
+	static final String OTLP_BASE_TIME_UNIT_PROPERTY = "management.otlp.metrics.export.base-time-unit";
+
+	static final String OTLP_BASE_TIME_UNIT = "seconds";
+
 	private static final String ENABLED_PROPERTY = ControllerObservabilityProperties.PREFIX + ".enabled";
 
 	private final Binder others;
@@ -66,12 +75,15 @@ final class StarterDefaultsPropertySource extends EnumerablePropertySource<Mutab
 		if (!enabled()) {
 			return new String[0];
 		}
-		List<String> names = new ArrayList<>(2);
+		List<String> names = new ArrayList<>(3);
 		if (!exposureSet()) {
 			names.add(EXPOSURE_PROPERTY);
 		}
 		if (!exemplarsSet()) {
 			names.add(EXEMPLARS_PROPERTY);
+		}
+		if (!otlpBaseTimeUnitSet()) {
+			names.add(OTLP_BASE_TIME_UNIT_PROPERTY);
 		}
 		return names.toArray(String[]::new);
 	}
@@ -84,11 +96,18 @@ final class StarterDefaultsPropertySource extends EnumerablePropertySource<Mutab
 		if (EXEMPLARS_PROPERTY.equals(name)) {
 			return (enabled() && !exemplarsSet()) ? "false" : null;
 		}
+		if (OTLP_BASE_TIME_UNIT_PROPERTY.equals(name)) {
+			return (enabled() && !otlpBaseTimeUnitSet()) ? OTLP_BASE_TIME_UNIT : null;
+		}
 		return null;
 	}
 
 	private boolean exposureSet() {
 		return this.others.bind(EXPOSURE_PROPERTY, Bindable.listOf(String.class)).isBound();
+	}
+
+	private boolean otlpBaseTimeUnitSet() {
+		return this.others.bind(OTLP_BASE_TIME_UNIT_PROPERTY, String.class).isBound();
 	}
 
 	private boolean exemplarsSet() {

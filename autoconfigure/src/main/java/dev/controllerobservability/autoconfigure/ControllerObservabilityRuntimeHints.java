@@ -1,0 +1,51 @@
+package dev.controllerobservability.autoconfigure;
+
+import org.springframework.aot.hint.BindingReflectionHintsRegistrar;
+import org.springframework.aot.hint.MemberCategory;
+import org.springframework.aot.hint.RuntimeHints;
+import org.springframework.aot.hint.RuntimeHintsRegistrar;
+import org.springframework.boot.context.properties.bind.BindableRuntimeHintsRegistrar;
+import org.springframework.util.ClassUtils;
+
+import dev.controllerobservability.autoconfigure.ControllerMetricsEndpoint.ControllerMetricsDescriptor;
+import dev.controllerobservability.autoconfigure.ControllerMetricsLintEndpoint.LintFindings;
+import dev.controllerobservability.operations.ObservedOperation;
+import dev.controllerobservability.operations.ObservedOperationAspect;
+import dev.controllerobservability.operations.OperationTag;
+import dev.controllerobservability.rules.RuleSet;
+
+/**
+ * The reflection the starter needs in a GraalVM native image, registered when Spring AOT
+ * processes an application:
+ * <ul>
+ * <li>binding of {@code controller.observability.*} onto
+ * {@link ControllerObservabilityProperties} and its nested types;</li>
+ * <li>Jackson serialization of what the {@code controllermetrics},
+ * {@code controllermetricslint} and {@code controllerrules} endpoints return;</li>
+ * <li>the {@link ObservedOperationAspect}, whose advice Spring AOP invokes reflectively,
+ * and the annotations it reads from the advised methods.</li>
+ * </ul>
+ */
+class ControllerObservabilityRuntimeHints implements RuntimeHintsRegistrar {
+
+	private static final String ASPECTJ_ADVICE = "org.aspectj.weaver.Advice";
+
+	private final BindingReflectionHintsRegistrar bindingHints = new BindingReflectionHintsRegistrar();
+
+	@Override
+	public void registerHints(RuntimeHints hints, ClassLoader classLoader) {
+		BindableRuntimeHintsRegistrar.forTypes(ControllerObservabilityProperties.class)
+			.registerHints(hints, classLoader);
+		this.bindingHints.registerReflectionHints(hints.reflection(), ControllerMetricsDescriptor.class,
+				LintFindings.class, RuleSet.class);
+		// The aspect is configured only with AspectJ present; see the auto-configuration.
+		if (ClassUtils.isPresent(ASPECTJ_ADVICE, classLoader)) {
+			hints.reflection()
+				.registerType(ObservedOperationAspect.class, MemberCategory.INVOKE_DECLARED_CONSTRUCTORS,
+						MemberCategory.INVOKE_PUBLIC_METHODS)
+				.registerType(ObservedOperation.class, MemberCategory.INVOKE_PUBLIC_METHODS)
+				.registerType(OperationTag.class, MemberCategory.INVOKE_PUBLIC_METHODS);
+		}
+	}
+
+}
