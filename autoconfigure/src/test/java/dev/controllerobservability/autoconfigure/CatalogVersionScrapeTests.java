@@ -12,7 +12,7 @@ import org.springframework.boot.micrometer.observation.autoconfigure.Observation
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.controllerobservability.catalog.ControllerMetrics;
-import dev.controllerobservability.testing.PrometheusScrape;
+import dev.controllerobservability.test.PrometheusScrape;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -24,7 +24,7 @@ import dev.controllerobservability.metrics.MetricConventions;
 import dev.controllerobservability.operations.ControllerOperations;
 import dev.controllerobservability.operations.ObservedOperation;
 import dev.controllerobservability.operations.OperationTag;
-import dev.controllerobservability.testing.PrometheusScrape;
+import dev.controllerobservability.test.PrometheusScrape;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -22,7 +22,7 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.promethe
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.controllerobservability.kubernetes.client.KubernetesClientMetrics;
-import dev.controllerobservability.testing.PrometheusScrape;
+import dev.controllerobservability.test.PrometheusScrape;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.controllerobservability.cardinality.CardinalityLimiter;
 import dev.controllerobservability.operations.ControllerOperations;
-import dev.controllerobservability.testing.PrometheusScrape;
+import dev.controllerobservability.test.PrometheusScrape;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

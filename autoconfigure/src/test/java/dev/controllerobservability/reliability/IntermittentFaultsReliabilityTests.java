@@ -23,7 +23,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import dev.controllerobservability.metrics.RecordingFailures;
 import dev.controllerobservability.operations.ControllerOperations;
 import dev.controllerobservability.operations.OperationMeterObservationHandler;
-import dev.controllerobservability.testing.CapturedLog;
+import dev.controllerobservability.test.CapturedLog;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

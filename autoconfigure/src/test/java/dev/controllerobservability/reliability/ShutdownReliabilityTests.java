@@ -22,7 +22,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import dev.controllerobservability.autoconfigure.ControllerObservabilityAutoConfiguration;
 import dev.controllerobservability.metrics.RecordingFailures;
 import dev.controllerobservability.operations.ControllerOperations;
-import dev.controllerobservability.testing.CapturedLog;
+import dev.controllerobservability.test.CapturedLog;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
