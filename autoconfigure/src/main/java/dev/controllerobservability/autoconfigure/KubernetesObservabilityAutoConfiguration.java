@@ -30,7 +30,7 @@ import dev.controllerobservability.kubernetes.leader.LeaderElectionMetrics;
 import dev.controllerobservability.kubernetes.operator.ControllerRuntimeMetrics;
 import dev.controllerobservability.kubernetes.operator.OperatorObservability;
 import dev.controllerobservability.kubernetes.process.StandardProcessMetrics;
-import dev.controllerobservability.metrics.RecordingFailures;
+import dev.controllerobservability.internal.metrics.RecordingFailures;
 
 /**
  * Kubernetes metrics under their standard names: {@code leader_election_master_status}

@@ -20,7 +20,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
 
-import dev.controllerobservability.metrics.MetricConventions;
+import dev.controllerobservability.internal.metrics.MetricConventions;
 import dev.controllerobservability.operations.ControllerOperations;
 import dev.controllerobservability.operations.ObservedOperation;
 import dev.controllerobservability.operations.OperationTag;

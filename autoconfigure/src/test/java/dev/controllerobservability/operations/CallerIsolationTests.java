@@ -17,7 +17,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.aop.aspectj.annotation.AspectJProxyFactory;
 
-import dev.controllerobservability.metrics.RecordingFailures;
+import dev.controllerobservability.internal.metrics.RecordingFailures;
+import dev.controllerobservability.internal.operations.OperationMeterObservationHandler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;

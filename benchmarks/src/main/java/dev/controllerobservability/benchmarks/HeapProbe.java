@@ -14,10 +14,10 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 
 import org.springframework.context.ConfigurableApplicationContext;
 
-import dev.controllerobservability.metrics.ControllerMeterFilter;
-import dev.controllerobservability.metrics.RecordingFailures;
+import dev.controllerobservability.internal.metrics.ControllerMeterFilter;
+import dev.controllerobservability.internal.metrics.RecordingFailures;
 import dev.controllerobservability.operations.ControllerOperations;
-import dev.controllerobservability.operations.OperationMeterObservationHandler;
+import dev.controllerobservability.internal.operations.OperationMeterObservationHandler;
 
 /**
  * Heap measurements, each in a JVM of its own started by {@link RunBenchmarks}; prints

@@ -20,13 +20,16 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 
-import dev.controllerobservability.cardinality.CardinalityLimiter;
-import dev.controllerobservability.metrics.ExposedFamily;
-import dev.controllerobservability.metrics.MetricConventions;
-import dev.controllerobservability.metrics.RecordingFailures;
-import dev.controllerobservability.stability.StabilityPolicy;
-import dev.controllerobservability.stability.Version;
-import dev.controllerobservability.stability.Visibility;
+import dev.controllerobservability.internal.cardinality.CardinalityLimiter;
+import dev.controllerobservability.internal.catalog.MetricCatalog;
+import dev.controllerobservability.internal.catalog.MetricCollector;
+import dev.controllerobservability.internal.catalog.SelfMetrics;
+import dev.controllerobservability.internal.metrics.ExposedFamily;
+import dev.controllerobservability.internal.metrics.MetricConventions;
+import dev.controllerobservability.internal.metrics.RecordingFailures;
+import dev.controllerobservability.internal.stability.StabilityPolicy;
+import dev.controllerobservability.internal.stability.Version;
+import dev.controllerobservability.internal.stability.Visibility;
 
 /**
  * Records the metrics of a {@link MetricCatalog} by their declared names. Example:

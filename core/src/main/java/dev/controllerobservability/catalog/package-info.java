@@ -6,4 +6,7 @@
  * <p>
  * This package does not depend on Spring.
  */
+@NullMarked
 package dev.controllerobservability.catalog;
+
+import org.jspecify.annotations.NullMarked;

@@ -19,14 +19,18 @@ import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationPredicate;
 import io.micrometer.observation.ObservationRegistry;
 
-import dev.controllerobservability.cardinality.CardinalityLimiter;
-import dev.controllerobservability.metrics.ExposedFamily;
-import dev.controllerobservability.metrics.BucketRules;
-import dev.controllerobservability.metrics.MetricConventions;
-import dev.controllerobservability.metrics.MetricNames;
-import dev.controllerobservability.metrics.RecordingFailures;
-import dev.controllerobservability.stability.StabilityPolicy;
-import dev.controllerobservability.stability.Visibility;
+import dev.controllerobservability.internal.cardinality.CardinalityLimiter;
+import dev.controllerobservability.internal.metrics.ExposedFamily;
+import dev.controllerobservability.internal.metrics.BucketRules;
+import dev.controllerobservability.internal.metrics.MetricConventions;
+import dev.controllerobservability.internal.metrics.MetricNames;
+import dev.controllerobservability.internal.metrics.RecordingFailures;
+import dev.controllerobservability.internal.operations.OperationContext;
+import dev.controllerobservability.internal.operations.OperationDescriptor;
+import dev.controllerobservability.internal.operations.OperationSeries;
+import dev.controllerobservability.internal.operations.OperationSeriesCache;
+import dev.controllerobservability.internal.stability.StabilityPolicy;
+import dev.controllerobservability.internal.stability.Visibility;
 
 /**
  * Times controller operations through the Micrometer Observation API, so metrics and
@@ -603,10 +607,10 @@ public class ControllerOperations {
 		/**
 		 * Records operations straight into the meter handler's series instead of through
 		 * an observation. Use it only when no handler but
-		 * {@link OperationMeterObservationHandler} would see operation observations: no
+		 * {@link dev.controllerobservability.internal.operations.OperationMeterObservationHandler} would see operation observations: no
 		 * tracing, no other handler. Operations the registry's predicates switch off by
 		 * name keep going through the (then no-op) observation.
-		 * @param series the handler's series, {@link OperationMeterObservationHandler#seriesCache()}
+		 * @param series the handler's series, {@link dev.controllerobservability.internal.operations.OperationMeterObservationHandler#seriesCache()}
 		 * @param predicates the observation registry's predicates
 		 * @return this builder
 		 */

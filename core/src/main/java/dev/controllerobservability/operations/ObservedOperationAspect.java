@@ -13,8 +13,8 @@ import org.aspectj.lang.annotation.Around;
 import org.aspectj.lang.annotation.Aspect;
 import org.aspectj.lang.reflect.MethodSignature;
 
-import dev.controllerobservability.metrics.MetricConventions;
-import dev.controllerobservability.metrics.RecordingFailures;
+import dev.controllerobservability.internal.metrics.MetricConventions;
+import dev.controllerobservability.internal.metrics.RecordingFailures;
 
 /**
  * Times methods annotated with {@link ObservedOperation} through

@@ -11,11 +11,12 @@ import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
-import dev.controllerobservability.cardinality.CardinalityLimiter;
-import dev.controllerobservability.metrics.RecordingFailures;
+import dev.controllerobservability.internal.cardinality.CardinalityLimiter;
+import dev.controllerobservability.internal.catalog.MetricCatalog;
+import dev.controllerobservability.internal.metrics.RecordingFailures;
 import dev.controllerobservability.stability.StabilityLevel;
-import dev.controllerobservability.stability.StabilityPolicy;
-import dev.controllerobservability.stability.Version;
+import dev.controllerobservability.internal.stability.StabilityPolicy;
+import dev.controllerobservability.internal.stability.Version;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;

@@ -21,7 +21,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 
 import dev.controllerobservability.autoconfigure.ControllerArtefacts;
 import dev.controllerobservability.autoconfigure.LiveMetrics;
-import dev.controllerobservability.metrics.ExposedFamily;
+import dev.controllerobservability.internal.metrics.ExposedFamily;
 import dev.controllerobservability.rules.PromQl;
 import dev.controllerobservability.test.Promtool;
 

@@ -8,7 +8,7 @@ import java.util.Set;
 
 import dev.controllerobservability.docs.Json;
 import dev.controllerobservability.docs.ReferenceEntry;
-import dev.controllerobservability.operations.OperationDescriptor;
+import dev.controllerobservability.internal.operations.OperationDescriptor;
 
 /**
  * Generates a Grafana dashboard: per operation a rate panel by result, a latency heat

@@ -4,4 +4,7 @@
  * <p>
  * This package does not depend on Spring.
  */
+@NullMarked
 package dev.controllerobservability.dashboard;
+
+import org.jspecify.annotations.NullMarked;

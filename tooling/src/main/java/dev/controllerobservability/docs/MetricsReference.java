@@ -10,9 +10,9 @@ import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import dev.controllerobservability.metrics.ExposedFamily;
+import dev.controllerobservability.internal.metrics.ExposedFamily;
 import dev.controllerobservability.exposition.Exposition;
-import dev.controllerobservability.metrics.MetricConventions;
+import dev.controllerobservability.internal.metrics.MetricConventions;
 import dev.controllerobservability.stability.StabilityLevel;
 
 /**

@@ -3,7 +3,7 @@ package dev.controllerobservability.exposition;
 import java.util.List;
 import java.util.Optional;
 
-import dev.controllerobservability.metrics.ExposedFamily;
+import dev.controllerobservability.internal.metrics.ExposedFamily;
 
 /**
  * The metric families of one scrape, in the order they were exposed.

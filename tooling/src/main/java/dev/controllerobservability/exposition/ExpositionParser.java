@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import dev.controllerobservability.metrics.ExposedFamily;
+import dev.controllerobservability.internal.metrics.ExposedFamily;
 
 /**
  * Reads the Prometheus text format (version 0.0.4) the way Prometheus's own parser

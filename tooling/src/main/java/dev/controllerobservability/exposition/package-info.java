@@ -5,4 +5,7 @@
  * <p>
  * This package does not depend on Spring.
  */
+@NullMarked
 package dev.controllerobservability.exposition;
+
+import org.jspecify.annotations.NullMarked;

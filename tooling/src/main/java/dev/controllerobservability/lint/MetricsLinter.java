@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 
-import dev.controllerobservability.metrics.ExposedFamily;
+import dev.controllerobservability.internal.metrics.ExposedFamily;
 import dev.controllerobservability.exposition.Exposition;
-import dev.controllerobservability.metrics.MetricConventions;
+import dev.controllerobservability.internal.metrics.MetricConventions;
 
 /**
  * Lints what an application exposes: every rule of {@code promtool check metrics} with

@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-import dev.controllerobservability.operations.OperationDescriptor;
+import dev.controllerobservability.internal.operations.OperationDescriptor;
 
 /**
  * The built-in rules of one operation: recording rules for the rates they use, and the

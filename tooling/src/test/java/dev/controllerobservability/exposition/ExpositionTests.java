@@ -5,7 +5,7 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-import dev.controllerobservability.metrics.ExposedFamily;
+import dev.controllerobservability.internal.metrics.ExposedFamily;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;

@@ -6,7 +6,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import dev.controllerobservability.operations.OperationDescriptor;
+import dev.controllerobservability.internal.operations.OperationDescriptor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

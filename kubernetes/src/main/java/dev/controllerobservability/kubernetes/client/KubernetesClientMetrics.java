@@ -23,9 +23,9 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
-import dev.controllerobservability.kubernetes.KubernetesConventions;
-import dev.controllerobservability.metrics.BucketRules;
-import dev.controllerobservability.metrics.RecordingFailures;
+import dev.controllerobservability.internal.kubernetes.KubernetesConventions;
+import dev.controllerobservability.internal.metrics.BucketRules;
+import dev.controllerobservability.internal.metrics.RecordingFailures;
 
 /**
  * Counts and times the Kubernetes API calls of a fabric8 client as client-go does, so

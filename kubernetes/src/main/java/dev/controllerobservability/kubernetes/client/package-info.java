@@ -3,4 +3,7 @@
  * <p>
  * This package does not depend on Spring.
  */
+@NullMarked
 package dev.controllerobservability.kubernetes.client;
+
+import org.jspecify.annotations.NullMarked;

@@ -21,7 +21,10 @@ import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
-import dev.controllerobservability.metrics.RecordingFailures;
+import dev.controllerobservability.internal.kubernetes.ControllerRuntimeHistograms;
+import dev.controllerobservability.internal.kubernetes.ControllerRuntimeMeters;
+import dev.controllerobservability.internal.kubernetes.ReconcileResult;
+import dev.controllerobservability.internal.metrics.RecordingFailures;
 
 /**
  * A Java Operator SDK {@link Metrics} that emits controller-runtime's metric names and
@@ -232,23 +235,6 @@ public final class ControllerRuntimeMetrics implements Metrics {
 		return this.controllers.computeIfAbsent(controller,
 				(name) -> new ControllerRuntimeMeters(this.registry, this.histograms.forController(name), name,
 						this.nanoTime, () -> this.processing.getOrDefault(name, ALWAYS).getAsBoolean()));
-	}
-
-	/** controller-runtime's {@code result} label values. */
-	enum ReconcileResult {
-
-		SUCCESS("success"), ERROR("error"), REQUEUE("requeue"), REQUEUE_AFTER("requeue_after");
-
-		private final String label;
-
-		ReconcileResult(String label) {
-			this.label = label;
-		}
-
-		String label() {
-			return this.label;
-		}
-
 	}
 
 }

@@ -16,7 +16,8 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
 import org.junit.jupiter.api.Test;
 
-import dev.controllerobservability.metrics.RecordingFailures;
+import dev.controllerobservability.internal.kubernetes.ControllerRuntimeHistograms;
+import dev.controllerobservability.internal.metrics.RecordingFailures;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
