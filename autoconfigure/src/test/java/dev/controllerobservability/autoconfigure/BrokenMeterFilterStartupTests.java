@@ -33,6 +33,7 @@ class BrokenMeterFilterStartupTests {
 				SimpleMetricsExportAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
 				ObservationAutoConfiguration.class, ControllerObservabilityAutoConfiguration.class))
 		.withPropertyValues("controller.observability.namespace=karpenter",
+				"controller.observability.operations.tags=provisioner",
 				"controller.observability.metrics.nodes_launched_total.type=counter",
 				"controller.observability.metrics.nodes_launched_total.help=Number of nodes launched.",
 				"controller.observability.metrics.nodes_launched_total.labels=provisioner",

@@ -43,7 +43,8 @@ class ControllerObservabilityAutoConfigurationTests {
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
 				SimpleMetricsExportAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
-				ObservationAutoConfiguration.class, ControllerObservabilityAutoConfiguration.class));
+				ObservationAutoConfiguration.class, ControllerObservabilityAutoConfiguration.class))
+		.withPropertyValues("controller.observability.operations.tags=provisioner");
 
 	@Test
 	void autoConfiguresFilterHandlerOperationsAndAspect() {

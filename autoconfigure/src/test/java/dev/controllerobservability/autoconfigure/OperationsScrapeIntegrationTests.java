@@ -34,7 +34,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * real web application, then scrapes {@code /actuator/prometheus} over HTTP.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = { "controller.observability.namespace=karpenter",
+		properties = { "controller.observability.namespace=karpenter", "controller.observability.operations.tags=provisioner",
 				"controller.observability.common-tags.cluster=test",
 				"controller.observability.operations.definitions.bind.subsystem=allocation_controller",
 				"controller.observability.operations.definitions.bind.description=Duration of binding pods to nodes.",

@@ -127,6 +127,7 @@ class CallerIsolationTests {
 			ObservationRegistry observations = ObservationRegistry.create();
 			observations.observationConfig().observationHandler(handler);
 			ControllerOperations.Builder builder = ControllerOperations.builder(observations, this.failures)
+				.labelKeys(List.of("provisioner"))
 				.namespace("karpenter");
 			if (direct) {
 				builder.directRecording(handler.seriesCache(), List.of());

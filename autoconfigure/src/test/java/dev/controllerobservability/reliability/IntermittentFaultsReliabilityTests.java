@@ -72,6 +72,7 @@ class IntermittentFaultsReliabilityTests {
 				}
 			});
 		ControllerOperations operations = ControllerOperations.builder(observations, failures)
+			.labelKeys(List.of("provisioner"))
 			.namespace("karpenter")
 			.build();
 		ExecutorService threads = Executors.newFixedThreadPool(4);

@@ -39,7 +39,8 @@ class ShutdownReliabilityTests {
 		.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
 				PrometheusMetricsExportAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
 				ObservationAutoConfiguration.class, ControllerObservabilityAutoConfiguration.class))
-		.withPropertyValues("controller.observability.namespace=karpenter");
+		.withPropertyValues("controller.observability.namespace=karpenter",
+				"controller.observability.operations.tags=provisioner");
 
 	@Test
 	void finishesInFlightOperationsAfterCloseWithoutErrorsOrLeftoverThreads() throws Exception {

@@ -52,6 +52,7 @@ public final class HeapProbe {
 		RecordingFailures failures = new RecordingFailures(registry, "bench", Duration.ofMinutes(1));
 		OperationMeterObservationHandler handler = new OperationMeterObservationHandler(registry, failures);
 		ControllerOperations operations = ControllerOperations.builder(ObservationRegistry.create(), failures)
+			.labelKeys(List.of("provisioner"))
 			.namespace("bench")
 			.directRecording(handler.seriesCache(), List.of())
 			.build();

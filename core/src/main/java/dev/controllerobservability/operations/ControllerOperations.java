@@ -107,7 +107,7 @@ public class ControllerOperations {
 	 * Starts a builder.
 	 * @param observationRegistry the registry the observations go through
 	 * @param failures where recording failures go
-	 * @return a builder with namespace {@code controller}, label key {@code provisioner}
+	 * @return a builder with namespace {@code controller}, no operation label keys
 	 * and no operation definitions
 	 */
 	public static Builder builder(ObservationRegistry observationRegistry, RecordingFailures failures) {

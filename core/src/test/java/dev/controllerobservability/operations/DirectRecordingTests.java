@@ -104,6 +104,7 @@ class DirectRecordingTests {
 	@Test
 	void leavesOperationsThePredicatesSwitchOffToTheObservation() {
 		ControllerOperations operations = ControllerOperations.builder(this.observations, this.failures)
+			.labelKeys(List.of("provisioner"))
 			.namespace("karpenter")
 			.directRecording(this.handler.seriesCache(),
 					List.of((name, context) -> !name.equals("karpenter.bind")))
@@ -130,6 +131,7 @@ class DirectRecordingTests {
 		});
 		OperationMeterObservationHandler brokenHandler = new OperationMeterObservationHandler(broken, brokenFailures);
 		ControllerOperations operations = ControllerOperations.builder(ObservationRegistry.create(), brokenFailures)
+			.labelKeys(List.of("provisioner"))
 			.namespace("karpenter")
 			.directRecording(brokenHandler.seriesCache(), List.of())
 			.build();
@@ -148,6 +150,7 @@ class DirectRecordingTests {
 			.maxLabelValueLength(16)
 			.build();
 		ControllerOperations operations = ControllerOperations.builder(this.observations, this.failures)
+			.labelKeys(List.of("provisioner"))
 			.namespace("karpenter")
 			.cardinalityLimiter(limiter)
 			.directRecording(this.handler.seriesCache(), List.of())
@@ -168,6 +171,7 @@ class DirectRecordingTests {
 
 	private ControllerOperations operations(boolean direct) {
 		ControllerOperations.Builder builder = ControllerOperations.builder(this.observations, this.failures)
+			.labelKeys(List.of("provisioner"))
 			.namespace("karpenter");
 		if (direct) {
 			builder.directRecording(this.handler.seriesCache(), List.of());

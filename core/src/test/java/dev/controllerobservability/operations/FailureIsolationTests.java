@@ -1,5 +1,7 @@
 package dev.controllerobservability.operations;
 
+import java.util.List;
+
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -84,6 +86,7 @@ class FailureIsolationTests {
 		ObservationRegistry observations = ObservationRegistry.create();
 		observations.observationConfig().observationHandler(new ThrowingHandler());
 		ControllerOperations operations = ControllerOperations.builder(observations, failures)
+			.labelKeys(List.of("provisioner"))
 			.namespace("karpenter")
 			.build();
 		assertCallsUnaffected(operations);
@@ -101,6 +104,7 @@ class FailureIsolationTests {
 			.observationHandler(new OperationMeterObservationHandler(registry, failures))
 			.observationHandler(new ThrowingHandler());
 		ControllerOperations operations = ControllerOperations.builder(observations, failures)
+			.labelKeys(List.of("provisioner"))
 			.namespace("karpenter")
 			.build();
 		assertThat(operations.observe("bind", Tags.of("provisioner", "gpu"), () -> "ok")).isEqualTo("ok");
@@ -153,7 +157,7 @@ class FailureIsolationTests {
 	private static ControllerOperations operations(SimpleMeterRegistry registry, RecordingFailures failures) {
 		ObservationRegistry observations = ObservationRegistry.create();
 		observations.observationConfig().observationHandler(new OperationMeterObservationHandler(registry, failures));
-		return ControllerOperations.builder(observations, failures).namespace("karpenter").build();
+		return ControllerOperations.builder(observations, failures).labelKeys(List.of("provisioner")).namespace("karpenter").build();
 	}
 
 	/** A timer whose recording always fails. */

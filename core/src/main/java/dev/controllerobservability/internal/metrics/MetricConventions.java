@@ -26,11 +26,12 @@ public final class MetricConventions {
 	/** Value of a label that was not given, and of {@link #ERROR_LABEL} on success. */
 	public static final String NONE = "none";
 
-	/** Label key operations carry when none are configured. */
-	public static final String PROVISIONER_LABEL = "provisioner";
-
-	/** Operation label keys used when none are configured. */
-	public static final List<String> DEFAULT_OPERATION_LABELS = List.of(PROVISIONER_LABEL);
+	/**
+	 * Operation label keys used when none are configured: none, so that an operation
+	 * carries only {@link #RESULT_LABEL} and {@link #ERROR_LABEL} until the controller
+	 * names its own keys.
+	 */
+	public static final List<String> DEFAULT_OPERATION_LABELS = List.of();
 
 	/** Label keys Prometheus or this starter reserve; users may not declare them. */
 	public static final List<String> RESERVED_LABELS = List.of("le", "quantile", RESULT_LABEL, ERROR_LABEL);
