@@ -4,9 +4,11 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.javaoperatorsdk.operator.api.config.ConfigurationServiceOverrider;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 
+import dev.controllerobservability.kubernetes.client.KubernetesClientMetrics;
 import dev.controllerobservability.kubernetes.leader.LeaderElectionCallbacks;
 import dev.controllerobservability.kubernetes.leader.LeaderElectionMetrics;
 
@@ -25,6 +27,8 @@ public final class OperatorObservability implements Consumer<ConfigurationServic
 
 	private final Supplier<KubernetesClient> client;
 
+	private final KubernetesClientMetrics clientMetrics;
+
 	private final LeaderElectionMetrics leaderElection;
 
 	/**
@@ -36,14 +40,33 @@ public final class OperatorObservability implements Consumer<ConfigurationServic
 	 */
 	public OperatorObservability(ControllerRuntimeMetrics metrics, Supplier<KubernetesClient> client,
 			LeaderElectionMetrics leaderElection) {
+		this(metrics, null, client, leaderElection);
+	}
+
+	/**
+	 * Creates the configurer that also counts the operator's API calls in
+	 * {@code rest_client_*}, leaving the application's own client as it is.
+	 * @param metrics the operator metrics
+	 * @param clientMetrics counts the operator's API calls
+	 * @param applicationClient supplies the application's client, or {@code null}: the
+	 * operator then talks through a counted copy of it (same configuration and
+	 * connections) and leaves it open when it stops; without one, through a counted
+	 * client configured as fabric8 configures one by default, which it closes when it
+	 * stops
+	 * @param leaderElection the election status gauges
+	 */
+	public OperatorObservability(ControllerRuntimeMetrics metrics, KubernetesClientMetrics clientMetrics,
+			Supplier<KubernetesClient> applicationClient, LeaderElectionMetrics leaderElection) {
 		this.metrics = metrics;
-		this.client = client;
+		this.clientMetrics = clientMetrics;
+		this.client = applicationClient;
 		this.leaderElection = leaderElection;
 	}
 
 	/**
-	 * Sets the operator's metrics and, when one was given, its Kubernetes client, which
-	 * the operator then leaves open when it stops: whoever created the client closes it.
+	 * Sets the operator's metrics and its Kubernetes client: the given one, which the
+	 * operator then leaves open when it stops (whoever created the client closes it),
+	 * counted when this configurer has {@link KubernetesClientMetrics}.
 	 * @param overrider the operator's configuration
 	 */
 	@Override
@@ -51,7 +74,12 @@ public final class OperatorObservability implements Consumer<ConfigurationServic
 		overrider.withMetrics(this.metrics);
 		KubernetesClient client = (this.client != null) ? this.client.get() : null;
 		if (client != null) {
-			overrider.withKubernetesClient(client).withCloseClientOnStop(false);
+			overrider
+				.withKubernetesClient((this.clientMetrics != null) ? this.clientMetrics.instrument(client) : client)
+				.withCloseClientOnStop(false);
+		}
+		else if (this.clientMetrics != null) {
+			overrider.withKubernetesClient(this.clientMetrics.instrument(new KubernetesClientBuilder()).build());
 		}
 	}
 
