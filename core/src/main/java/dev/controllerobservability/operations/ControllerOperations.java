@@ -1,6 +1,5 @@
 package dev.controllerobservability.operations;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -8,9 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
 import java.util.function.Supplier;
 
 import io.micrometer.core.instrument.Tag;
@@ -18,19 +14,18 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationPredicate;
 import io.micrometer.observation.ObservationRegistry;
+import org.jspecify.annotations.Nullable;
 
 import dev.controllerobservability.internal.cardinality.CardinalityLimiter;
 import dev.controllerobservability.internal.metrics.ExposedFamily;
-import dev.controllerobservability.internal.metrics.BucketRules;
 import dev.controllerobservability.internal.metrics.MetricConventions;
 import dev.controllerobservability.internal.metrics.MetricNames;
 import dev.controllerobservability.internal.metrics.RecordingFailures;
-import dev.controllerobservability.internal.operations.OperationContext;
+import dev.controllerobservability.internal.operations.ObservationRecorder;
 import dev.controllerobservability.internal.operations.OperationDescriptor;
+import dev.controllerobservability.internal.operations.OperationResolver;
 import dev.controllerobservability.internal.operations.OperationSeries;
 import dev.controllerobservability.internal.operations.OperationSeriesCache;
-import dev.controllerobservability.internal.stability.StabilityPolicy;
-import dev.controllerobservability.internal.stability.Visibility;
 
 /**
  * Times controller operations through the Micrometer Observation API, so metrics and
@@ -57,50 +52,24 @@ import dev.controllerobservability.internal.stability.Visibility;
  */
 public class ControllerOperations {
 
-	/** Most label sets per operation whose resolution is remembered on the direct path. */
-	static final int MAX_CACHED_LABEL_SETS = 1024;
-
 	/** Default of {@link Builder#maxOperations(int)}. */
 	public static final int DEFAULT_MAX_OPERATIONS = 100;
 
-	private final ObservationRegistry observationRegistry;
+	private final OperationResolver resolver;
 
-	private final String namespace;
+	private final ObservationRecorder recorder;
 
-	private final List<String> labelKeys;
-
-	private final Map<String, OperationDefinition> definitions;
+	private final @Nullable DirectPath direct;
 
 	private final RecordingFailures failures;
 
-	private final CardinalityLimiter limiter;
-
-	private final ConcurrentMap<String, OperationDescriptor> descriptors = new ConcurrentHashMap<>();
-
-	private final OperationSeriesCache directSeries;
-
-	private final List<ObservationPredicate> predicates;
-
-	private final ConcurrentMap<String, ConcurrentMap<Tags, OperationHandle>> handles = new ConcurrentHashMap<>();
-
-	private final int maxOperations;
-
-	/** Most spellings of operation names whose resolution is remembered. */
-	private final int maxCachedNames;
-
-	private final Set<String> admitted = ConcurrentHashMap.newKeySet();
-
 	protected ControllerOperations(Builder builder) {
-		this.directSeries = builder.directSeries;
-		this.predicates = List.copyOf(builder.predicates);
-		this.observationRegistry = builder.observationRegistry;
-		this.namespace = builder.namespace;
-		this.labelKeys = List.copyOf(builder.labelKeys);
-		this.definitions = Map.copyOf(builder.definitions);
 		this.failures = builder.failures;
-		this.limiter = builder.limiter;
-		this.maxOperations = builder.maxOperations;
-		this.maxCachedNames = 4 * (this.maxOperations + this.definitions.size());
+		this.resolver = new OperationResolver(builder.namespace, builder.labelKeys, builder.definitions,
+				builder.limiter, builder.maxOperations, builder.failures);
+		this.recorder = new ObservationRecorder(builder.observationRegistry, builder.failures);
+		this.direct = (builder.directSeries != null) ? new DirectPath(builder.directSeries, builder.predicates,
+				this.resolver.maxCachedNames(), this.resolver.maxLabelValueLength()) : null;
 	}
 
 	/**
@@ -123,7 +92,7 @@ public class ControllerOperations {
 	 * @return what {@code work} returned
 	 */
 	public <T> T observe(String operation, Iterable<Tag> tags, Supplier<T> work) {
-		if (this.directSeries != null) {
+		if (this.direct != null) {
 			OperationHandle handle = handle(operation, tags);
 			return (handle != null) ? handle.observe(work) : work.get();
 		}
@@ -137,7 +106,7 @@ public class ControllerOperations {
 	 * @param work the work to time
 	 */
 	public void observe(String operation, Iterable<Tag> tags, Runnable work) {
-		if (this.directSeries != null) {
+		if (this.direct != null) {
 			OperationHandle handle = handle(operation, tags);
 			if (handle != null) {
 				handle.observe(work);
@@ -162,151 +131,11 @@ public class ControllerOperations {
 	 */
 	public <T, E extends Throwable> T observeChecked(String operation, Iterable<Tag> tags,
 			Observation.CheckedCallable<T, E> work) throws E {
-		if (this.directSeries != null) {
+		if (this.direct != null) {
 			OperationHandle handle = handle(operation, tags);
 			return (handle != null) ? handle.observeChecked(work) : work.call();
 		}
-		Observation observation = start(operation, tags);
-		return observe(observation, work);
-	}
-
-	/**
-	 * Whether operations are recorded straight into their meters rather than through an
-	 * observation.
-	 * @return whether the direct path is on
-	 */
-	public boolean isRecordingDirectly() {
-		return this.directSeries != null;
-	}
-
-	/**
-	 * Resolves an operation's labels once, for a hot path that times the same operation
-	 * with the same label values again and again.
-	 * @param operation operation name such as {@code bind}
-	 * @param tags label values, keys from the configured operation labels
-	 * @return the handle; one that runs the work unrecorded when the operation would
-	 * exceed {@link Builder#maxOperations(int) the most operations}
-	 * @throws IllegalArgumentException if the name has no valid snake_case form
-	 */
-	public OperationHandle bind(String operation, Iterable<Tag> tags) {
-		OperationDescriptor descriptor = describe(operation);
-		if (!admit(descriptor)) {
-			return OperationHandle.unrecorded(this.failures);
-		}
-		Tags labels = labels(descriptor, tags);
-		OperationSeries series = null;
-		if (this.directSeries != null && recordsDirectly(descriptor)) {
-			try {
-				series = this.directSeries.series(descriptor, labels);
-			}
-			catch (RuntimeException ex) {
-				// The observation path records (or counts the failure) call by call instead.
-				handle("start of operation " + descriptor.operation(), ex);
-			}
-		}
-		return new OperationHandle(this, descriptor, labels, series,
-				(this.directSeries != null) ? this.directSeries.clock() : null, this.failures);
-	}
-
-	/**
-	 * The handle of a direct-path call, remembered for {@link Tags} instances; or
-	 * {@code null} when the operation cannot be resolved (the failure is recorded and
-	 * the work runs unobserved).
-	 */
-	private OperationHandle handle(String operation, Iterable<Tag> tags) {
-		try {
-			Tags key = (tags instanceof Tags given) ? given : (tags != null) ? null : Tags.empty();
-			ConcurrentMap<Tags, OperationHandle> known = this.handles.get(operation);
-			if (known != null && key != null) {
-				OperationHandle handle = known.get(key);
-				if (handle != null) {
-					return handle;
-				}
-			}
-			OperationHandle handle = bind(operation, tags);
-			if (key != null && isCacheable(key, handle)) {
-				if (known == null && this.handles.size() < this.maxCachedNames) {
-					known = this.handles.computeIfAbsent(operation, (name) -> new ConcurrentHashMap<>());
-				}
-				if (known != null && known.size() < MAX_CACHED_LABEL_SETS) {
-					known.putIfAbsent(key, handle);
-				}
-			}
-			return handle;
-		}
-		catch (Throwable ex) {
-			handle("start of operation " + operation, ex);
-			return null;
-		}
-	}
-
-	/**
-	 * Whether a handle may be remembered for a caller's tags: values longer than the
-	 * limiter keeps would make the cache hold more than the series it stands for.
-	 */
-	private boolean isCacheable(Tags tags, OperationHandle handle) {
-		if (!handle.isRecorded()) {
-			return false;
-		}
-		if (this.directSeries != null && !handle.isDirect() && recordsDirectly(handle.descriptor())) {
-			// Its meters could not be registered: try again on the next call.
-			return false;
-		}
-		if (this.limiter == null) {
-			return true;
-		}
-		int maxLength = this.limiter.maxLabelValueLength();
-		for (Tag tag : tags) {
-			if (tag.getValue().length() > maxLength || tag.getKey().length() > maxLength) {
-				return false;
-			}
-		}
-		return true;
-	}
-
-	/**
-	 * The caller's tags whose handles the direct path remembers for an operation.
-	 */
-	Set<Tags> cachedTags(String operation) {
-		Map<Tags, OperationHandle> known = this.handles.get(operation);
-		return (known != null) ? Set.copyOf(known.keySet()) : Set.of();
-	}
-
-	private boolean recordsDirectly(OperationDescriptor descriptor) {
-		if (this.predicates.isEmpty()) {
-			return true;
-		}
-		Observation.Context context = new OperationContext(descriptor, Tags.empty());
-		for (ObservationPredicate predicate : this.predicates) {
-			if (!predicate.test(descriptor.baseName(), context)) {
-				// Switched off by name: the observation path skips it as the registry says.
-				return false;
-			}
-		}
-		return true;
-	}
-
-	/**
-	 * Times work through the Observation API with already resolved labels.
-	 */
-	<T, E extends Throwable> T observeResolved(OperationDescriptor descriptor, Tags labels,
-			Observation.CheckedCallable<T, E> work) throws E {
-		return observe(start(descriptor, labels), work);
-	}
-
-	private <T, E extends Throwable> T observe(Observation observation, Observation.CheckedCallable<T, E> work)
-			throws E {
-		Observation.Scope scope = openScope(observation);
-		try {
-			return work.call();
-		}
-		catch (Throwable ex) {
-			signalError(observation, ex);
-			throw ex;
-		}
-		finally {
-			stop(observation, scope);
-		}
+		return this.recorder.observe(start(operation, tags), work);
 	}
 
 	/**
@@ -327,43 +156,51 @@ public class ControllerOperations {
 	}
 
 	/**
+	 * Whether operations are recorded straight into their meters rather than through an
+	 * observation.
+	 * @return whether the direct path is on
+	 */
+	public boolean isRecordingDirectly() {
+		return this.direct != null;
+	}
+
+	/**
+	 * Resolves an operation's labels once, for a hot path that times the same operation
+	 * with the same label values again and again.
+	 * @param operation operation name such as {@code bind}
+	 * @param tags label values, keys from the configured operation labels
+	 * @return the handle; one that runs the work unrecorded when the operation would
+	 * exceed {@link Builder#maxOperations(int) the most operations}
+	 * @throws IllegalArgumentException if the name has no valid snake_case form
+	 */
+	public OperationHandle bind(String operation, Iterable<Tag> tags) {
+		OperationDescriptor descriptor = describe(operation);
+		if (!this.resolver.admit(descriptor)) {
+			return OperationHandle.unrecorded(this.failures);
+		}
+		Tags labels = this.resolver.labels(descriptor, tags);
+		OperationSeries series = null;
+		if (this.direct != null) {
+			try {
+				series = this.direct.series(descriptor, labels);
+			}
+			catch (RuntimeException ex) {
+				// The observation path records (or counts the failure) call by call instead.
+				this.failures.recordUnlessFatal("start of operation " + descriptor.operation(), ex);
+			}
+		}
+		return new OperationHandle(this, descriptor, labels, series,
+				(this.direct != null) ? this.direct.clock() : null, this.failures);
+	}
+
+	/**
 	 * The resolved names, help texts, buckets and label keys of an operation.
 	 * @param operation operation name such as {@code apply-packing}
 	 * @return its descriptor
 	 * @throws IllegalArgumentException if the name has no valid snake_case form
 	 */
 	public OperationDescriptor describe(String operation) {
-		OperationDescriptor existing = this.descriptors.get(operation);
-		if (existing != null) {
-			return existing;
-		}
-		return (this.descriptors.size() < this.maxCachedNames)
-				? this.descriptors.computeIfAbsent(operation, this::resolve) : resolve(operation);
-	}
-
-	/**
-	 * Whether an operation may be recorded: declared operations always are, others while
-	 * fewer than the most operations have been recorded. A refusal is counted and logged
-	 * as a recording failure.
-	 */
-	private boolean admit(OperationDescriptor descriptor) {
-		String name = descriptor.operation();
-		if (this.admitted.contains(name)) {
-			return true;
-		}
-		synchronized (this.admitted) {
-			if (this.admitted.contains(name) || this.definitions.containsKey(name)
-					|| this.admitted.size() < this.maxOperations) {
-				this.admitted.add(name);
-				return true;
-			}
-		}
-		this.failures.record("start of operation " + name, new IllegalStateException("Operation '" + name
-				+ "' is not recorded: " + this.maxOperations + " distinct operations are recorded already, the most "
-				+ "allowed. Declare it under controller.observability.operations.definitions, raise "
-				+ "controller.observability.operations.max-operations, or keep per-call values out of operation "
-				+ "names (they belong in operation tags)."));
-		return false;
+		return this.resolver.describe(operation);
 	}
 
 	/**
@@ -378,46 +215,46 @@ public class ControllerOperations {
 	 */
 	public List<ExposedFamily> families(String operation, Collection<String> extraLabels,
 			List<Double> defaultBuckets) {
-		OperationDescriptor descriptor = describe(operation);
-		Map<String, String> labels = new TreeMap<>();
-		extraLabels.forEach((label) -> labels.put(label, ""));
-		descriptor.labelKeys().forEach((label) -> labels.put(label, ""));
-		Map<String, String> withOutcome = new TreeMap<>(labels);
-		withOutcome.put(MetricConventions.RESULT_LABEL, "");
-		withOutcome.put(MetricConventions.ERROR_LABEL, "");
-		List<Double> buckets = descriptor.buckets().isEmpty() ? defaultBuckets
-				: descriptor.buckets().stream().map((bucket) -> bucket.toNanos() / 1e9).toList();
-		return List.of(
-				new ExposedFamily(descriptor.familyName(), "histogram", descriptor.durationDescription(),
-						List.of(withOutcome), buckets),
-				new ExposedFamily(descriptor.familyName() + "_max", "gauge", descriptor.durationDescription(),
-						List.of(withOutcome), List.of()),
-				new ExposedFamily(descriptor.inFlightFamilyName(), "gauge", descriptor.inFlightDescription(),
-						List.of(labels), List.of()));
+		return this.resolver.families(operation, extraLabels, defaultBuckets);
 	}
 
-	private OperationDescriptor resolve(String operation) {
-		String name = MetricNames.toSnakeCase(Objects.requireNonNull(operation, "operation must not be null"));
-		if (!MetricNames.isSnakeCase(name)) {
-			throw new IllegalArgumentException("Operation name '" + operation + "' has no valid metric name form ('"
-					+ name + "'); use letters, digits, '-' or '_', starting with a letter, such as 'apply-packing'");
+	/**
+	 * Times work through the Observation API with already resolved labels.
+	 */
+	<T, E extends Throwable> T observeResolved(OperationDescriptor descriptor, Tags labels,
+			Observation.CheckedCallable<T, E> work) throws E {
+		return this.recorder.observe(descriptor, labels, work);
+	}
+
+	/**
+	 * The caller's tags whose handles the direct path remembers for an operation.
+	 */
+	Set<Tags> cachedTags(String operation) {
+		return (this.direct != null) ? this.direct.cachedTags(operation) : Set.of();
+	}
+
+	/**
+	 * The handle of a direct-path call, remembered for {@link Tags} instances; or
+	 * {@code null} when the operation cannot be resolved (the failure is recorded and
+	 * the work runs unobserved).
+	 */
+	private @Nullable OperationHandle handle(String operation, Iterable<Tag> tags) {
+		try {
+			Tags key = (tags instanceof Tags given) ? given : (tags != null) ? null : Tags.empty();
+			OperationHandle handle = (key != null) ? this.direct.remembered(operation, key) : null;
+			if (handle != null) {
+				return handle;
+			}
+			handle = bind(operation, tags);
+			if (key != null) {
+				this.direct.remember(operation, key, handle);
+			}
+			return handle;
 		}
-		OperationDefinition definition = this.definitions.getOrDefault(name, OperationDefinition.DEFAULT);
-		String subsystem = definition.subsystem();
-		String baseName = this.namespace + "." + ((subsystem != null) ? subsystem + "." : "") + name;
-		String readable = name.replace('_', ' ');
-		String description = annotate(definition, (definition.description() != null) ? definition.description()
-				: "Duration of " + readable + " operations in seconds.");
-		List<Duration> buckets = List.of(BucketRules.durations(definition.buckets()));
-		return new OperationDescriptor(name, baseName, description,
-				annotate(definition, "Number of " + readable + " operations in flight."),
-				buckets, this.labelKeys, baseName.replace('.', '_') + "_" + MetricConventions.DURATION_SUFFIX
-						+ "_seconds");
-	}
-
-	private static String annotate(OperationDefinition definition, String help) {
-		return (definition.stability() != null)
-				? StabilityPolicy.help(definition.stability(), Visibility.VISIBLE, null, help) : help;
+		catch (Throwable ex) {
+			this.failures.recordUnlessFatal("start of operation " + operation, ex);
+			return null;
+		}
 	}
 
 	private Observation start(String operation, Iterable<Tag> tags) {
@@ -425,115 +262,16 @@ public class ControllerOperations {
 		Tags labels;
 		try {
 			descriptor = describe(operation);
-			if (!admit(descriptor)) {
+			if (!this.resolver.admit(descriptor)) {
 				return Observation.NOOP;
 			}
-			labels = labels(descriptor, tags);
+			labels = this.resolver.labels(descriptor, tags);
 		}
 		catch (Throwable ex) {
-			handle("start of operation " + operation, ex);
+			this.failures.recordUnlessFatal("start of operation " + operation, ex);
 			return Observation.NOOP;
 		}
-		return start(descriptor, labels);
-	}
-
-	private Observation start(OperationDescriptor descriptor, Tags labels) {
-		Observation observation;
-		try {
-			OperationContext context = new OperationContext(descriptor, labels);
-			observation = Observation.createNotStarted(descriptor.baseName(), () -> context, this.observationRegistry)
-				.contextualName(descriptor.operation());
-			for (Tag label : labels) {
-				observation.lowCardinalityKeyValue(label.getKey(), label.getValue());
-			}
-		}
-		catch (Throwable ex) {
-			handle("start of operation " + descriptor.operation(), ex);
-			return Observation.NOOP;
-		}
-		try {
-			observation.start();
-		}
-		catch (Throwable ex) {
-			// Handlers ahead of the failing one have started: stopping later keeps their
-			// state (such as the in-flight gauge) balanced.
-			handle("start of operation " + descriptor.operation(), ex);
-		}
-		return observation;
-	}
-
-	private Tags labels(OperationDescriptor descriptor, Iterable<Tag> tags) {
-		String[] keyValues = new String[this.labelKeys.size() * 2];
-		for (int i = 0; i < this.labelKeys.size(); i++) {
-			keyValues[2 * i] = this.labelKeys.get(i);
-			keyValues[2 * i + 1] = MetricConventions.NONE;
-		}
-		if (tags != null) {
-			for (Tag tag : tags) {
-				int index = this.labelKeys.indexOf(tag.getKey());
-				if (index < 0) {
-					this.failures.record("labels of operation " + descriptor.operation(),
-							new IllegalArgumentException("Tag '" + tag.getKey() + "' is not an operation label; "
-									+ "the labels are " + this.labelKeys + ". Add it to "
-									+ "controller.observability.operations.tags or stop passing it."));
-				}
-				else if (!tag.getValue().isEmpty()) {
-					keyValues[2 * index + 1] = tag.getValue();
-				}
-			}
-		}
-		return (this.limiter != null) ? this.limiter.limit(descriptor.familyName(), keyValues) : Tags.of(keyValues);
-	}
-
-	private Observation.Scope openScope(Observation observation) {
-		try {
-			return observation.openScope();
-		}
-		catch (Throwable ex) {
-			handle("scope of an operation", ex);
-			return null;
-		}
-	}
-
-	private void signalError(Observation observation, Throwable error) {
-		try {
-			observation.error(error);
-		}
-		catch (Throwable ex) {
-			handle("error of an operation", ex);
-		}
-	}
-
-	private void stop(Observation observation, Observation.Scope scope) {
-		try {
-			if (scope != null) {
-				scope.close();
-			}
-		}
-		catch (Throwable ex) {
-			handle("scope of an operation", ex);
-		}
-		try {
-			if (observation.getContextView() instanceof OperationContext context) {
-				// No "error" key value: tracing handlers turn one into an error on every span.
-				// The meters take it from the context.
-				observation.lowCardinalityKeyValue(MetricConventions.RESULT_LABEL, context.getResult());
-			}
-			observation.stop();
-		}
-		catch (Throwable ex) {
-			handle("stop of an operation", ex);
-			if (observation.getContextView() instanceof OperationContext context) {
-				context.stopIfPending();
-			}
-		}
-	}
-
-	private void handle(String action, Throwable ex) {
-		if (RecordingFailures.isFatal(ex)) {
-			throw (VirtualMachineError) ex;
-		}
-		this.failures.record(action, ex);
+		return this.recorder.start(descriptor, labels);
 	}
 
 	/** Builds {@link ControllerOperations}. */
@@ -549,9 +287,9 @@ public class ControllerOperations {
 
 		private final Map<String, OperationDefinition> definitions = new LinkedHashMap<>();
 
-		private CardinalityLimiter limiter;
+		private @Nullable CardinalityLimiter limiter;
 
-		private OperationSeriesCache directSeries;
+		private @Nullable OperationSeriesCache directSeries;
 
 		private List<ObservationPredicate> predicates = List.of();
 

@@ -195,10 +195,7 @@ public final class OperationHandle {
 	}
 
 	private void handle(Throwable ex) {
-		if (RecordingFailures.isFatal(ex)) {
-			throw (VirtualMachineError) ex;
-		}
-		this.failures.record("recording of operation " + this.descriptor.operation(), ex);
+		this.failures.recordUnlessFatal("recording of operation " + this.descriptor.operation(), ex);
 	}
 
 }

@@ -81,6 +81,20 @@ public final class RecordingFailures {
 	}
 
 	/**
+	 * Records a failure caught while recording, unless the JVM itself is failing, which
+	 * keeps propagating.
+	 * @param action what was being recorded, for the log line
+	 * @param failure what was caught
+	 * @throws VirtualMachineError if {@code failure} is one
+	 */
+	public void recordUnlessFatal(String action, Throwable failure) {
+		if (isFatal(failure)) {
+			throw (VirtualMachineError) failure;
+		}
+		record(action, failure);
+	}
+
+	/**
 	 * Whether a throwable must keep propagating even out of metric recording: the JVM
 	 * itself is failing, and hiding that would help nobody.
 	 * @param failure what was caught

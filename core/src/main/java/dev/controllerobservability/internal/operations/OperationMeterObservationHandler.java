@@ -97,10 +97,7 @@ public final class OperationMeterObservationHandler implements MeterObservationH
 	}
 
 	private void handle(String action, Throwable ex) {
-		if (RecordingFailures.isFatal(ex)) {
-			throw (VirtualMachineError) ex;
-		}
-		this.failures.record(action, ex);
+		this.failures.recordUnlessFatal(action, ex);
 	}
 
 }
