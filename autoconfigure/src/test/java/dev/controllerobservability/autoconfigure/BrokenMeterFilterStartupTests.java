@@ -31,7 +31,9 @@ class BrokenMeterFilterStartupTests {
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
 				SimpleMetricsExportAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
-				ObservationAutoConfiguration.class, ControllerObservabilityAutoConfiguration.class))
+				ObservationAutoConfiguration.class, ControllerObservabilityAutoConfiguration.class,
+				ControllerRulesAndLintAutoConfiguration.class, ControllerObservabilityEndpointsAutoConfiguration.class,
+				ObservedOperationAspectAutoConfiguration.class))
 		.withPropertyValues("controller.observability.namespace=karpenter",
 				"controller.observability.operations.tags=provisioner",
 				"controller.observability.metrics.nodes_launched_total.type=counter",

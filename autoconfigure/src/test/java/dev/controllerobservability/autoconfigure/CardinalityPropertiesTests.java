@@ -25,7 +25,9 @@ class CardinalityPropertiesTests {
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
 				SimpleMetricsExportAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
-				ObservationAutoConfiguration.class, ControllerObservabilityAutoConfiguration.class))
+				ObservationAutoConfiguration.class, ControllerObservabilityAutoConfiguration.class,
+				ControllerRulesAndLintAutoConfiguration.class, ControllerObservabilityEndpointsAutoConfiguration.class,
+				ObservedOperationAspectAutoConfiguration.class))
 		.withPropertyValues("controller.observability.operations.tags=provisioner");
 
 	@Test

@@ -27,7 +27,9 @@ class StableMetricsContractTests {
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
 				PrometheusMetricsExportAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
-				ObservationAutoConfiguration.class, ControllerObservabilityAutoConfiguration.class))
+				ObservationAutoConfiguration.class, ControllerObservabilityAutoConfiguration.class,
+				ControllerRulesAndLintAutoConfiguration.class, ControllerObservabilityEndpointsAutoConfiguration.class,
+				ObservedOperationAspectAutoConfiguration.class))
 		.withPropertyValues("controller.observability.namespace=karpenter",
 				"controller.observability.metrics.nodes_launched_total.type=counter",
 				"controller.observability.metrics.nodes_launched_total.help=Number of nodes launched.",

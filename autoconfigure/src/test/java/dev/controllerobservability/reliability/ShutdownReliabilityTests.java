@@ -20,6 +20,9 @@ import org.springframework.boot.micrometer.observation.autoconfigure.Observation
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.controllerobservability.autoconfigure.ControllerObservabilityAutoConfiguration;
+import dev.controllerobservability.autoconfigure.ControllerObservabilityEndpointsAutoConfiguration;
+import dev.controllerobservability.autoconfigure.ControllerRulesAndLintAutoConfiguration;
+import dev.controllerobservability.autoconfigure.ObservedOperationAspectAutoConfiguration;
 import dev.controllerobservability.internal.metrics.RecordingFailures;
 import dev.controllerobservability.operations.ControllerOperations;
 import dev.controllerobservability.test.CapturedLog;
@@ -38,7 +41,9 @@ class ShutdownReliabilityTests {
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
 				PrometheusMetricsExportAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
-				ObservationAutoConfiguration.class, ControllerObservabilityAutoConfiguration.class))
+				ObservationAutoConfiguration.class, ControllerObservabilityAutoConfiguration.class,
+				ControllerRulesAndLintAutoConfiguration.class, ControllerObservabilityEndpointsAutoConfiguration.class,
+				ObservedOperationAspectAutoConfiguration.class))
 		.withPropertyValues("controller.observability.namespace=karpenter",
 				"controller.observability.operations.tags=provisioner");
 
