@@ -5,7 +5,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
@@ -92,13 +91,7 @@ class OperatorClientTests {
 		operator.register(new WithoutSpringTests.ConfigMapReconciler(this.observability.operations()));
 		operator.start();
 		try {
-			this.server.createClient()
-				.resource(new ConfigMapBuilder().withNewMetadata()
-					.withName("settings")
-					.withNamespace("default")
-					.endMetadata()
-					.build())
-				.create();
+			WithoutSpringTests.createConfigMap(this.server);
 			await().atMost(Duration.ofSeconds(30))
 				.untilAsserted(() -> assertThat(PrometheusScrape.parse(this.registry.scrape())
 					.value("controller_runtime_reconcile_total", Map.of("controller", "configmaps", "result", "success")))

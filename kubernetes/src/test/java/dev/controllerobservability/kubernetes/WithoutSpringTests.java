@@ -83,13 +83,7 @@ class WithoutSpringTests {
 		PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
 		Operator operator = start(this.server.createClient().getConfiguration(), registry);
 		try {
-			this.server.createClient()
-				.resource(new ConfigMapBuilder().withNewMetadata()
-					.withName("settings")
-					.withNamespace("default")
-					.endMetadata()
-					.build())
-				.create();
+			createConfigMap(this.server);
 			await().atMost(Duration.ofSeconds(30))
 				.untilAsserted(() -> assertThat(scrape(registry).value("widgets_apply_duration_seconds_count",
 						Map.of("kind", "ConfigMap", "result", "success", "error", "none")))
@@ -126,6 +120,17 @@ class WithoutSpringTests {
 			.toList();
 		assertThat(wiring).hasSize(8);
 		assertThat(wiring).allSatisfy((line) -> assertThat(test).contains(line));
+	}
+
+	/** Creates the ConfigMap {@code default/settings} the reconciler then times. */
+	static void createConfigMap(KubernetesMockServer server) {
+		try (KubernetesClient client = server.createClient()) {
+			client.resource(new ConfigMapBuilder().withNewMetadata()
+				.withName("settings")
+				.withNamespace("default")
+				.endMetadata()
+				.build()).create();
+		}
 	}
 
 	private static PrometheusScrape scrape(PrometheusMeterRegistry registry) {
