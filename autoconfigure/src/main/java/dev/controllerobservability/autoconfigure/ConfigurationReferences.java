@@ -14,14 +14,14 @@ import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.ApplicationListener;
 
-import dev.controllerobservability.catalog.MetricCatalog;
+import dev.controllerobservability.internal.catalog.MetricCatalog;
 import dev.controllerobservability.catalog.MetricDefinition;
 import dev.controllerobservability.catalog.MetricType;
-import dev.controllerobservability.metrics.ControllerMeterFilter;
-import dev.controllerobservability.metrics.MetricConventions;
-import dev.controllerobservability.metrics.PrometheusNames;
+import dev.controllerobservability.internal.metrics.ControllerMeterFilter;
+import dev.controllerobservability.internal.metrics.MetricConventions;
+import dev.controllerobservability.internal.metrics.PrometheusNames;
 import dev.controllerobservability.operations.ControllerOperations;
-import dev.controllerobservability.operations.OperationDescriptor;
+import dev.controllerobservability.internal.operations.OperationDescriptor;
 
 /**
  * Checks the properties that refer to metrics and operations by name

@@ -1,8 +1,6 @@
 package dev.controllerobservability.autoconfigure;
 
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.Executor;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.observation.MeterObservationHandler;
@@ -11,11 +9,8 @@ import io.micrometer.observation.ObservationPredicate;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import org.aspectj.weaver.Advice;
 
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.beans.factory.annotation.Qualifier;
-import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -34,27 +29,23 @@ import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.core.env.Environment;
 
-import dev.controllerobservability.cardinality.CardinalityLimiter;
+import dev.controllerobservability.internal.cardinality.CardinalityLimiter;
 import dev.controllerobservability.catalog.ControllerMetrics;
-import dev.controllerobservability.catalog.MetricCatalog;
+import dev.controllerobservability.internal.catalog.MetricCatalog;
 import dev.controllerobservability.catalog.MetricDefinition;
-import dev.controllerobservability.lint.MetricsLinter;
-import dev.controllerobservability.metrics.ControllerMeterFilter;
-import dev.controllerobservability.metrics.RecordingFailures;
+import dev.controllerobservability.internal.metrics.ControllerMeterFilter;
+import dev.controllerobservability.internal.metrics.RecordingFailures;
 import dev.controllerobservability.operations.ControllerOperations;
-import dev.controllerobservability.operations.ObservedOperationAspect;
-import dev.controllerobservability.operations.OperationMeterObservationHandler;
-import dev.controllerobservability.rules.RuleSet;
-
-import static org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration.APPLICATION_TASK_EXECUTOR_BEAN_NAME;
+import dev.controllerobservability.internal.operations.OperationMeterObservationHandler;
 
 /**
  * Auto-configuration of Controller Observability: the shared {@link ControllerMeterFilter},
  * the declarative metric catalog recorded through {@link ControllerMetrics}, the
- * cardinality limits, operation timing through {@link ControllerOperations} and its meter
- * handler, and
- * {@link dev.controllerobservability.operations.ObservedOperation} when AspectJ is
- * present. Turned off with {@code controller.observability.enabled=false}.
+ * cardinality limits, and operation timing through {@link ControllerOperations} and its
+ * meter handler. Rules and lint, the actuator endpoints and the
+ * {@link dev.controllerobservability.operations.ObservedOperation} aspect have
+ * auto-configurations of their own. Turned off with
+ * {@code controller.observability.enabled=false}.
  */
 @AutoConfiguration(after = { MetricsAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
 		ObservationAutoConfiguration.class, ProjectInfoAutoConfiguration.class })
@@ -175,13 +166,6 @@ public final class ControllerObservabilityAutoConfiguration {
 	}
 
 	@Bean
-	@ConditionalOnMissingBean
-	RuleSet controllerRuleSet(ControllerObservabilityProperties properties, ControllerObservabilitySettings settings,
-			ControllerOperations operations) {
-		return RuleSetFactory.create(properties, settings, operations);
-	}
-
-	@Bean
 	ConfigurationReferences controllerConfigurationReferences(ControllerObservabilityProperties properties,
 			ControllerObservabilitySettings settings, MetricCatalog catalog, ControllerOperations operations,
 			MeterRegistry meterRegistry, ObjectProvider<ControllerMeterFilter> meterFilter) {
@@ -189,23 +173,6 @@ public final class ControllerObservabilityAutoConfiguration {
 				meterRegistry, meterFilter.getIfUnique());
 		references.check();
 		return references;
-	}
-
-	@Bean
-	@ConditionalOnMissingBean
-	ControllerArtefacts controllerArtefacts(RuleSet rules, ControllerObservabilitySettings settings,
-			ControllerObservabilityProperties properties, ControllerOperations operations, ControllerMetrics metrics,
-			MetricsLinter linter, Environment environment) {
-		return new ControllerArtefacts(rules, settings, properties, operations, metrics, linter,
-				environment.getProperty("spring.application.name", settings.namespace()));
-	}
-
-	@Bean
-	@ConditionalOnMissingBean
-	MetricsLinter controllerMetricsLinter(ControllerObservabilitySettings settings,
-			ControllerObservabilityProperties properties) {
-		return new MetricsLinter(settings.namespace(), Set.copyOf(properties.getLint().getAllowedLabels()),
-				properties.getLint().getFrameworkPrefixes());
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -219,68 +186,6 @@ public final class ControllerObservabilityAutoConfiguration {
 			PrometheusCollectorRefresh refresh = new PrometheusCollectorRefresh(metrics);
 			prometheusRegistry.register(refresh);
 			return refresh;
-		}
-
-		@Bean
-		@ConditionalOnMissingBean
-		@ConditionalOnBean(PrometheusMeterRegistry.class)
-		LiveMetrics liveMetrics(PrometheusMeterRegistry registry, ControllerMetrics metrics,
-				ControllerObservabilitySettings settings, MetricsLinter linter, ControllerOperations operations,
-				ControllerObservabilityProperties properties) {
-			return new LiveMetrics(registry, metrics, settings, linter, operations,
-					RuleSetFactory.operationNames(properties, settings));
-		}
-
-		@Bean
-		@ConditionalOnBean(PrometheusMeterRegistry.class)
-		StartupChecks controllerStartupChecks(LiveMetrics liveMetrics, RuleSet rules,
-				ControllerObservabilityProperties properties,
-				@Qualifier(APPLICATION_TASK_EXECUTOR_BEAN_NAME) ObjectProvider<Executor> applicationTaskExecutor) {
-			return new StartupChecks(liveMetrics, rules, properties.getLint().getMode(), applicationTaskExecutor);
-		}
-
-		// Nested configurations are read before their enclosing one's beans, so the
-		// endpoints share LiveMetrics' condition rather than depending on its bean.
-		@Configuration(proxyBeanMethods = false)
-		@ConditionalOnClass(ConditionalOnAvailableEndpoint.class)
-		static class EndpointConfiguration {
-
-			@Bean
-			@ConditionalOnMissingBean
-			@ConditionalOnAvailableEndpoint
-			@ConditionalOnBean(PrometheusMeterRegistry.class)
-			ControllerMetricsEndpoint controllerMetricsEndpoint(LiveMetrics liveMetrics,
-					ControllerObservabilitySettings settings) {
-				return new ControllerMetricsEndpoint(liveMetrics, settings.namespace());
-			}
-
-			@Bean
-			@ConditionalOnMissingBean
-			@ConditionalOnAvailableEndpoint
-			ControllerRulesEndpoint controllerRulesEndpoint(ControllerArtefacts artefacts) {
-				return new ControllerRulesEndpoint(artefacts.rules(), artefacts.byFormat());
-			}
-
-			@Bean
-			@ConditionalOnMissingBean
-			@ConditionalOnAvailableEndpoint
-			@ConditionalOnBean(PrometheusMeterRegistry.class)
-			ControllerMetricsLintEndpoint controllerMetricsLintEndpoint(LiveMetrics liveMetrics) {
-				return new ControllerMetricsLintEndpoint(liveMetrics);
-			}
-
-		}
-
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnClass(Advice.class)
-	static class ObservedOperationAspectConfiguration {
-
-		@Bean
-		@ConditionalOnMissingBean
-		ObservedOperationAspect observedOperationAspect(ControllerOperations operations, RecordingFailures failures) {
-			return new ObservedOperationAspect(operations, failures);
 		}
 
 	}

@@ -8,8 +8,8 @@ import java.util.Map;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
-import dev.controllerobservability.cardinality.CardinalityLimiter;
-import dev.controllerobservability.metrics.MetricConventions;
+import dev.controllerobservability.internal.cardinality.CardinalityLimiter;
+import dev.controllerobservability.internal.metrics.MetricConventions;
 import dev.controllerobservability.operations.ControllerOperations;
 
 /**

@@ -15,13 +15,13 @@ import org.springframework.core.env.Environment;
 import org.springframework.util.StringUtils;
 
 import dev.controllerobservability.autoconfigure.ControllerObservabilityProperties.Definition;
-import dev.controllerobservability.metrics.BucketRules;
-import dev.controllerobservability.metrics.MetricConventions;
-import dev.controllerobservability.metrics.MetricNames;
+import dev.controllerobservability.internal.metrics.BucketRules;
+import dev.controllerobservability.internal.metrics.MetricConventions;
+import dev.controllerobservability.internal.metrics.MetricNames;
 import dev.controllerobservability.operations.OperationDefinition;
 import dev.controllerobservability.stability.StabilityLevel;
-import dev.controllerobservability.stability.StabilityPolicy;
-import dev.controllerobservability.stability.Version;
+import dev.controllerobservability.internal.stability.StabilityPolicy;
+import dev.controllerobservability.internal.stability.Version;
 
 /**
  * {@link ControllerObservabilityProperties} resolved and validated once at start-up: the

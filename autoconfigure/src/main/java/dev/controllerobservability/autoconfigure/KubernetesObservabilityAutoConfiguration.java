@@ -1,21 +1,13 @@
 package dev.controllerobservability.autoconfigure;
 
-import java.util.Collections;
-import java.util.IdentityHashMap;
-import java.util.Map;
-
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.impl.KubernetesClientImpl;
 import io.javaoperatorsdk.operator.Operator;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.prometheus.metrics.instrumentation.jvm.ProcessMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.beans.factory.config.DestructionAwareBeanPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -30,14 +22,17 @@ import dev.controllerobservability.kubernetes.leader.LeaderElectionMetrics;
 import dev.controllerobservability.kubernetes.operator.ControllerRuntimeMetrics;
 import dev.controllerobservability.kubernetes.operator.OperatorObservability;
 import dev.controllerobservability.kubernetes.process.StandardProcessMetrics;
-import dev.controllerobservability.metrics.RecordingFailures;
+import dev.controllerobservability.internal.metrics.RecordingFailures;
 
 /**
  * Kubernetes metrics under their standard names: {@code leader_election_master_status}
  * always, the standard {@code process_*} metrics of Go controllers when
- * prometheus-metrics-instrumentation-jvm and a Prometheus registry are present, {@code rest_client_*} for fabric8 clients when fabric8 is present, and
- * {@code controller_runtime_*} / {@code workqueue_*} for Java Operator SDK operators when
- * the SDK is present. Turned off with
+ * prometheus-metrics-instrumentation-jvm and a Prometheus registry are present,
+ * {@code rest_client_*} for fabric8 clients built through the {@link KubernetesClientMetrics}
+ * bean when fabric8 is present, and {@code controller_runtime_*} / {@code workqueue_*} (and
+ * {@code rest_client_*} for the operator's own calls) for Java Operator SDK operators when
+ * the SDK is present. The application's {@link KubernetesClient} beans are left as they
+ * are, and none is defined here. Turned off with
  * {@code controller.observability.kubernetes.enabled=false}.
  */
 @AutoConfiguration(after = ControllerObservabilityAutoConfiguration.class)
@@ -78,25 +73,6 @@ public class KubernetesObservabilityAutoConfiguration {
 			return new KubernetesClientMetrics(meterRegistry, failures);
 		}
 
-		/**
-		 * A client configured as fabric8 configures one by default (kubeconfig, or the
-		 * pod's service account in a cluster), counted. Created when first needed (building
-		 * one costs start-up time an application without Kubernetes calls should not pay),
-		 * and it connects on first use only.
-		 */
-		@Bean(destroyMethod = "close")
-		@Lazy
-		@ConditionalOnMissingBean
-		KubernetesClient kubernetesClient(KubernetesClientMetrics clientMetrics) {
-			return clientMetrics.instrument(new KubernetesClientBuilder()).build();
-		}
-
-		@Bean
-		static InstrumentingKubernetesClientPostProcessor instrumentingKubernetesClientPostProcessor(
-				ObjectProvider<KubernetesClientMetrics> clientMetrics) {
-			return new InstrumentingKubernetesClientPostProcessor(clientMetrics);
-		}
-
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -118,63 +94,9 @@ public class KubernetesObservabilityAutoConfiguration {
 		@Lazy
 		@ConditionalOnMissingBean
 		OperatorObservability operatorObservability(ControllerRuntimeMetrics metrics,
-				ObjectProvider<KubernetesClient> client, LeaderElectionMetrics leaderElection) {
-			return new OperatorObservability(metrics, client::getIfUnique, leaderElection);
-		}
-
-	}
-
-	/**
-	 * Counts the calls of the application's own {@link KubernetesClient} beans: each is
-	 * replaced by a client with the same configuration and connections whose calls are
-	 * counted, and the replaced client is closed with its replacement. Clients of other
-	 * types (such as an {@code OpenShiftClient}) are left as they are, with a log line
-	 * saying how to count them.
-	 */
-	static final class InstrumentingKubernetesClientPostProcessor implements DestructionAwareBeanPostProcessor {
-
-		private static final Logger logger = LoggerFactory.getLogger(InstrumentingKubernetesClientPostProcessor.class);
-
-		private final ObjectProvider<KubernetesClientMetrics> clientMetrics;
-
-		/** The application's clients by the counted clients that replaced them. */
-		private final Map<Object, KubernetesClient> replaced = Collections.synchronizedMap(new IdentityHashMap<>());
-
-		InstrumentingKubernetesClientPostProcessor(ObjectProvider<KubernetesClientMetrics> clientMetrics) {
-			this.clientMetrics = clientMetrics;
-		}
-
-		@Override
-		public Object postProcessAfterInitialization(Object bean, String beanName) {
-			if (!(bean instanceof KubernetesClient client)) {
-				return bean;
-			}
-			KubernetesClientMetrics metrics = this.clientMetrics.getIfAvailable();
-			if (metrics == null) {
-				return bean;
-			}
-			if (bean.getClass() != KubernetesClientImpl.class) {
-				logger.info("Kubernetes client bean '{}' ({}) is not counted in rest_client_*; build it with "
-						+ "KubernetesClientMetrics.instrument(builder) to count it", beanName, bean.getClass().getName());
-				return bean;
-			}
-			// Re-registering the interceptor under its name replaces it: instrumenting twice counts once.
-			KubernetesClient counted = metrics.instrument(client);
-			this.replaced.put(counted, client);
-			return counted;
-		}
-
-		@Override
-		public boolean requiresDestruction(Object bean) {
-			return this.replaced.containsKey(bean);
-		}
-
-		@Override
-		public void postProcessBeforeDestruction(Object bean, String beanName) {
-			KubernetesClient original = this.replaced.remove(bean);
-			if (original != null) {
-				original.close();
-			}
+				KubernetesClientMetrics clientMetrics, ObjectProvider<KubernetesClient> client,
+				LeaderElectionMetrics leaderElection) {
+			return new OperatorObservability(metrics, clientMetrics, client::getIfUnique, leaderElection);
 		}
 
 	}

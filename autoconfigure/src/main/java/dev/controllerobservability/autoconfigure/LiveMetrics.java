@@ -14,12 +14,12 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 
 import dev.controllerobservability.catalog.ControllerMetrics;
 import dev.controllerobservability.docs.MetricsReference;
-import dev.controllerobservability.exposition.ExposedFamily;
+import dev.controllerobservability.internal.metrics.ExposedFamily;
 import dev.controllerobservability.exposition.Exposition;
 import dev.controllerobservability.lint.LintReport;
 import dev.controllerobservability.lint.MetricsLinter;
 import dev.controllerobservability.operations.ControllerOperations;
-import dev.controllerobservability.stability.StableMetricsGoldenFile;
+import dev.controllerobservability.docs.StableMetricsGoldenFile;
 
 /**
  * What the running application exposes, for documentation, linting and the stability

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.controllerobservability.catalog.InvalidMetricDefinitionException;
-import dev.controllerobservability.catalog.MetricCatalog;
+import dev.controllerobservability.internal.catalog.MetricCatalog;
 import dev.controllerobservability.catalog.MetricDefinition;
 import dev.controllerobservability.catalog.MetricType;
 import dev.controllerobservability.stability.StabilityLevel;

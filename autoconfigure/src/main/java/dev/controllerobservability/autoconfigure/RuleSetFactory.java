@@ -7,9 +7,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 
-import dev.controllerobservability.metrics.MetricNames;
+import dev.controllerobservability.internal.metrics.MetricNames;
 import dev.controllerobservability.operations.ControllerOperations;
-import dev.controllerobservability.operations.OperationDescriptor;
+import dev.controllerobservability.internal.operations.OperationDescriptor;
 import dev.controllerobservability.rules.AlertRule;
 import dev.controllerobservability.rules.InvalidRuleException;
 import dev.controllerobservability.rules.OperationRuleSettings;

@@ -14,7 +14,7 @@ import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.ApplicationListener;
 
 import dev.controllerobservability.autoconfigure.ControllerObservabilityProperties.Lint.Mode;
-import dev.controllerobservability.exposition.ExposedFamily;
+import dev.controllerobservability.internal.metrics.ExposedFamily;
 import dev.controllerobservability.exposition.Exposition;
 import dev.controllerobservability.lint.LintFinding;
 import dev.controllerobservability.lint.LintReport;

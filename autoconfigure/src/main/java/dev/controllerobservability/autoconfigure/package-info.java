@@ -4,4 +4,7 @@
  * property and the fix, and wires the core packages to Boot's meter and observation
  * registries.
  */
+@NullMarked
 package dev.controllerobservability.autoconfigure;
+
+import org.jspecify.annotations.NullMarked;

@@ -12,7 +12,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import dev.controllerobservability.autoconfigure.ConfiguredApplication.Source;
-import dev.controllerobservability.exposition.ExposedFamily;
+import dev.controllerobservability.internal.metrics.ExposedFamily;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -121,6 +121,7 @@ class AcceptedConfigurationTests {
 		try (ConfigurableApplicationContext context = ConfiguredApplication.start(Source.YAML, """
 				controller.observability:
 				  namespace: karpenter
+				  operations.tags: [provisioner]
 				  operations.definitions.launch: {}
 				  disabled-metrics: [karpenter_nodes_launched_totl, jvm_threads_live_threads]
 				  metrics:
@@ -149,6 +150,7 @@ class AcceptedConfigurationTests {
 		try (ConfigurableApplicationContext context = ConfiguredApplication.start(Source.YAML, """
 				controller.observability:
 				  namespace: karpenter
+				  operations.tags: [provisioner]
 				  operations.definitions.launch: {}
 				  disabled-metrics: [jvm_threads_live_threads, karpenter_nodes_launched_total]
 				  metrics:

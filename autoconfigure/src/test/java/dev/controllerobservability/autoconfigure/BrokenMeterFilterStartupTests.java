@@ -16,7 +16,7 @@ import org.springframework.boot.micrometer.observation.autoconfigure.Observation
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.controllerobservability.catalog.ControllerMetrics;
-import dev.controllerobservability.metrics.RecordingFailures;
+import dev.controllerobservability.internal.metrics.RecordingFailures;
 import dev.controllerobservability.operations.ControllerOperations;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -31,8 +31,11 @@ class BrokenMeterFilterStartupTests {
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
 				SimpleMetricsExportAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
-				ObservationAutoConfiguration.class, ControllerObservabilityAutoConfiguration.class))
+				ObservationAutoConfiguration.class, ControllerObservabilityAutoConfiguration.class,
+				ControllerRulesAndLintAutoConfiguration.class, ControllerObservabilityEndpointsAutoConfiguration.class,
+				ObservedOperationAspectAutoConfiguration.class))
 		.withPropertyValues("controller.observability.namespace=karpenter",
+				"controller.observability.operations.tags=provisioner",
 				"controller.observability.metrics.nodes_launched_total.type=counter",
 				"controller.observability.metrics.nodes_launched_total.help=Number of nodes launched.",
 				"controller.observability.metrics.nodes_launched_total.labels=provisioner",

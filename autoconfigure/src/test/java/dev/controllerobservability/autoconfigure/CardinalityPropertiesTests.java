@@ -11,7 +11,7 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.S
 import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
-import dev.controllerobservability.cardinality.CardinalityLimiter;
+import dev.controllerobservability.internal.cardinality.CardinalityLimiter;
 import dev.controllerobservability.operations.ControllerOperations;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -25,7 +25,10 @@ class CardinalityPropertiesTests {
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
 				SimpleMetricsExportAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
-				ObservationAutoConfiguration.class, ControllerObservabilityAutoConfiguration.class));
+				ObservationAutoConfiguration.class, ControllerObservabilityAutoConfiguration.class,
+				ControllerRulesAndLintAutoConfiguration.class, ControllerObservabilityEndpointsAutoConfiguration.class,
+				ObservedOperationAspectAutoConfiguration.class))
+		.withPropertyValues("controller.observability.operations.tags=provisioner");
 
 	@Test
 	void defaultsToAThousandSeriesPerMetricAndAHundredOperations() {

@@ -26,15 +26,15 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-import dev.controllerobservability.catalog.MetricCatalog;
+import dev.controllerobservability.internal.catalog.MetricCatalog;
 import dev.controllerobservability.catalog.MetricDefinition;
-import dev.controllerobservability.metrics.ControllerMeterFilter;
-import dev.controllerobservability.metrics.RecordingFailures;
+import dev.controllerobservability.internal.metrics.ControllerMeterFilter;
+import dev.controllerobservability.internal.metrics.RecordingFailures;
 import dev.controllerobservability.operations.ControllerOperations;
 import dev.controllerobservability.operations.ObservedOperationAspect;
-import dev.controllerobservability.operations.OperationMeterObservationHandler;
+import dev.controllerobservability.internal.operations.OperationMeterObservationHandler;
 import dev.controllerobservability.rules.RuleSet;
-import dev.controllerobservability.stability.StabilityPolicy;
+import dev.controllerobservability.internal.stability.StabilityPolicy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -43,7 +43,10 @@ class ControllerObservabilityAutoConfigurationTests {
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
 				SimpleMetricsExportAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
-				ObservationAutoConfiguration.class, ControllerObservabilityAutoConfiguration.class));
+				ObservationAutoConfiguration.class, ControllerObservabilityAutoConfiguration.class,
+				ControllerRulesAndLintAutoConfiguration.class, ControllerObservabilityEndpointsAutoConfiguration.class,
+				ObservedOperationAspectAutoConfiguration.class))
+		.withPropertyValues("controller.observability.operations.tags=provisioner");
 
 	@Test
 	void autoConfiguresFilterHandlerOperationsAndAspect() {

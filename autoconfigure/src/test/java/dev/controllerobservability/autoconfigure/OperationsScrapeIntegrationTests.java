@@ -20,11 +20,11 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
 
-import dev.controllerobservability.metrics.MetricConventions;
+import dev.controllerobservability.internal.metrics.MetricConventions;
 import dev.controllerobservability.operations.ControllerOperations;
 import dev.controllerobservability.operations.ObservedOperation;
 import dev.controllerobservability.operations.OperationTag;
-import dev.controllerobservability.testing.PrometheusScrape;
+import dev.controllerobservability.test.PrometheusScrape;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -34,7 +34,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * real web application, then scrapes {@code /actuator/prometheus} over HTTP.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = { "controller.observability.namespace=karpenter",
+		properties = { "controller.observability.namespace=karpenter", "controller.observability.operations.tags=provisioner",
 				"controller.observability.common-tags.cluster=test",
 				"controller.observability.operations.definitions.bind.subsystem=allocation_controller",
 				"controller.observability.operations.definitions.bind.description=Duration of binding pods to nodes.",

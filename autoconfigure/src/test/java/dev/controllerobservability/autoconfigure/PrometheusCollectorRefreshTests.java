@@ -16,12 +16,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-import dev.controllerobservability.cardinality.CardinalityLimiter;
+import dev.controllerobservability.internal.cardinality.CardinalityLimiter;
 import dev.controllerobservability.catalog.ControllerMetrics;
-import dev.controllerobservability.catalog.MetricCatalog;
+import dev.controllerobservability.internal.catalog.MetricCatalog;
 import dev.controllerobservability.catalog.MetricDefinition;
-import dev.controllerobservability.metrics.RecordingFailures;
-import dev.controllerobservability.stability.StabilityPolicy;
+import dev.controllerobservability.internal.metrics.RecordingFailures;
+import dev.controllerobservability.internal.stability.StabilityPolicy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -171,6 +171,7 @@ class RefusedConfigurationTests {
 				new Refused("allow-list for an operation label that is not an operation tag", Source.YAML, """
 						controller.observability:
 						  namespace: karpenter
+						  operations.tags: [provisioner]
 						  label-allow-list:
 						    karpenter_bind_duration_seconds: {zone: [a]}
 						""", P + "label-allow-list.karpenter_bind_duration_seconds.zone", "zone",

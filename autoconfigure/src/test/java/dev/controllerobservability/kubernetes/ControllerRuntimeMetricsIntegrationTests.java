@@ -39,7 +39,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import dev.controllerobservability.exposition.Exposition;
 import dev.controllerobservability.kubernetes.operator.OperatorObservability;
 import dev.controllerobservability.lint.MetricsLinter;
-import dev.controllerobservability.testing.PrometheusScrape;
+import dev.controllerobservability.test.PrometheusScrape;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

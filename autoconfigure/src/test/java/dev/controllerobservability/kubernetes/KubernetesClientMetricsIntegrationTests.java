@@ -22,7 +22,7 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.promethe
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.controllerobservability.kubernetes.client.KubernetesClientMetrics;
-import dev.controllerobservability.testing.PrometheusScrape;
+import dev.controllerobservability.test.PrometheusScrape;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -69,14 +69,11 @@ class KubernetesClientMetricsIntegrationTests {
 	}
 
 	@Test
-	void countsCallsOfTheApplicationsClientBeanByCodeMethodAndHost() {
-		AtomicReference<KubernetesClient> applications = new AtomicReference<>();
-		this.contextRunner.withBean(KubernetesClient.class, () -> {
-			applications.set(new KubernetesClientBuilder().withConfig(config()).build());
-			return applications.get();
-		}).run((context) -> {
-				assertThat(context.getBean(KubernetesClient.class)).isNotSameAs(applications.get());
-				KubernetesClient client = context.getBean(KubernetesClient.class);
+	void countsCallsOfAClientBuiltThroughTheClientMetricsByCodeMethodAndHost() {
+		this.contextRunner.run((context) -> {
+			try (KubernetesClient client = context.getBean(KubernetesClientMetrics.class)
+				.instrument(new KubernetesClientBuilder().withConfig(config()))
+				.build()) {
 				callTheApiServer(client);
 				PrometheusScrape scrape = scrape(context.getBean(PrometheusMeterRegistry.class));
 				assertThat(scrape.value("rest_client_requests_total", labels("200", "GET"))).isEqualTo(2.0);
@@ -94,7 +91,8 @@ class KubernetesClientMetricsIntegrationTests {
 							"0.5", "1.0", "2.0", "4.0", "8.0", "15.0", "30.0", "60.0", "+Inf");
 				// A Micrometer timer: unlike client-go's histogram, it has a _max gauge (documented).
 				assertThat(scrape.type("rest_client_request_duration_seconds_max")).isEqualTo("gauge");
-			});
+			}
+		});
 	}
 
 	@Test
@@ -111,17 +109,20 @@ class KubernetesClientMetricsIntegrationTests {
 	}
 
 	@Test
-	void theStarterProvidesACountedClientWhenTheApplicationHasNone() {
-		this.contextRunner.withSystemProperties("kubernetes.master=http://" + this.host,
-				"kubernetes.auth.tryKubeConfig=false", "kubernetes.auth.tryServiceAccount=false",
-				"kubernetes.request.retry.backoffLimit=0")
-			.run((context) -> {
-				KubernetesClient client = context.getBean(KubernetesClient.class);
-				ConfigMap settings = client.configMaps().inNamespace("default").withName("settings").get();
-				assertThat(settings.getMetadata().getName()).isEqualTo("settings");
-				PrometheusScrape scrape = scrape(context.getBean(PrometheusMeterRegistry.class));
-				assertThat(scrape.value("rest_client_requests_total", labels("200", "GET"))).isEqualTo(1.0);
-			});
+	void leavesTheApplicationsClientBeanAsItIsAndDefinesNoneOfItsOwn() {
+		AtomicReference<KubernetesClient> applications = new AtomicReference<>();
+		this.contextRunner.run((context) -> assertThat(context).doesNotHaveBean(KubernetesClient.class));
+		this.contextRunner.withBean(KubernetesClient.class, () -> {
+			applications.set(new KubernetesClientBuilder().withConfig(config()).build());
+			return applications.get();
+		}).run((context) -> {
+			KubernetesClient client = context.getBean(KubernetesClient.class);
+			assertThat(client).isSameAs(applications.get());
+			ConfigMap settings = client.configMaps().inNamespace("default").withName("settings").get();
+			assertThat(settings.getMetadata().getName()).isEqualTo("settings");
+			PrometheusScrape scrape = scrape(context.getBean(PrometheusMeterRegistry.class));
+			assertThat(scrape.samples("rest_client_requests_total")).isEmpty();
+		});
 	}
 
 	@Test
@@ -132,16 +133,18 @@ class KubernetesClientMetricsIntegrationTests {
 			.withRequestRetryBackoffLimit(2)
 			.withRequestRetryBackoffInterval(10)
 			.build();
-		this.contextRunner.withBean(KubernetesClient.class, () -> new KubernetesClientBuilder().withConfig(unreachable).build())
-			.run((context) -> {
-				KubernetesClient client = context.getBean(KubernetesClient.class);
+		this.contextRunner.run((context) -> {
+			try (KubernetesClient client = context.getBean(KubernetesClientMetrics.class)
+				.instrument(new KubernetesClientBuilder().withConfig(unreachable))
+				.build()) {
 				assertThatThrownBy(() -> client.configMaps().inNamespace("default").withName("settings").get())
 					.isInstanceOf(KubernetesClientException.class);
 				PrometheusScrape scrape = scrape(context.getBean(PrometheusMeterRegistry.class));
 				assertThat(scrape.value("rest_client_requests_total",
 						Map.of("code", "<error>", "method", "GET", "host", "localhost:1"))).isEqualTo(2.0);
 				assertThat(scrape.samples("rest_client_request_duration_seconds_count")).isEmpty();
-			});
+			}
+		});
 	}
 
 	@Test

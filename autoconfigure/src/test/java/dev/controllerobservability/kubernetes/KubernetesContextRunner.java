@@ -7,7 +7,10 @@ import org.springframework.boot.micrometer.observation.autoconfigure.Observation
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.controllerobservability.autoconfigure.ControllerObservabilityAutoConfiguration;
+import dev.controllerobservability.autoconfigure.ControllerObservabilityEndpointsAutoConfiguration;
+import dev.controllerobservability.autoconfigure.ControllerRulesAndLintAutoConfiguration;
 import dev.controllerobservability.autoconfigure.KubernetesObservabilityAutoConfiguration;
+import dev.controllerobservability.autoconfigure.ObservedOperationAspectAutoConfiguration;
 
 /**
  * The auto-configurations a controller with the starter has, including the Kubernetes
@@ -27,7 +30,9 @@ final class KubernetesContextRunner {
 		return new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class, metricsExport,
 					CompositeMeterRegistryAutoConfiguration.class, ObservationAutoConfiguration.class,
-					ControllerObservabilityAutoConfiguration.class, KubernetesObservabilityAutoConfiguration.class))
+					ControllerObservabilityAutoConfiguration.class,
+					ControllerRulesAndLintAutoConfiguration.class, ControllerObservabilityEndpointsAutoConfiguration.class,
+					ObservedOperationAspectAutoConfiguration.class, KubernetesObservabilityAutoConfiguration.class))
 			.withPropertyValues("controller.observability.namespace=karpenter");
 	}
 

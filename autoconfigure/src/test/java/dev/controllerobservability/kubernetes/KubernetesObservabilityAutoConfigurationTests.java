@@ -38,7 +38,7 @@ class KubernetesObservabilityAutoConfigurationTests {
 		this.contextRunner.run((context) -> {
 			assertThat(context).hasNotFailed();
 			assertThat(context).hasSingleBean(KubernetesClientMetrics.class);
-			assertThat(context).hasSingleBean(KubernetesClient.class);
+			assertThat(context).doesNotHaveBean(KubernetesClient.class);
 			assertThat(context).hasSingleBean(ControllerRuntimeMetrics.class);
 			assertThat(context).hasSingleBean(OperatorObservability.class);
 			assertThat(context).hasSingleBean(LeaderElectionMetrics.class);
@@ -54,7 +54,6 @@ class KubernetesObservabilityAutoConfigurationTests {
 				assertThat(context).doesNotHaveBean("kubernetesClient");
 				assertThat(context).doesNotHaveBean("controllerRuntimeMetrics");
 				assertThat(context).doesNotHaveBean("operatorObservability");
-				assertThat(context).doesNotHaveBean("instrumentingKubernetesClientPostProcessor");
 				// Leader election status needs neither library: any election hook can set it.
 				LeaderElectionMetrics leaderElection = context.getBean(LeaderElectionMetrics.class);
 				leaderElection.leading("provisioner");

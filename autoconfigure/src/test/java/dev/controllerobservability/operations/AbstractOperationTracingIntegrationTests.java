@@ -37,8 +37,8 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
-import dev.controllerobservability.testing.PrometheusScrape;
-import dev.controllerobservability.testing.PrometheusScrape.Sample;
+import dev.controllerobservability.test.PrometheusScrape;
+import dev.controllerobservability.test.PrometheusScrape.Sample;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -17,7 +17,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.aop.aspectj.annotation.AspectJProxyFactory;
 
-import dev.controllerobservability.metrics.RecordingFailures;
+import dev.controllerobservability.internal.metrics.RecordingFailures;
+import dev.controllerobservability.internal.operations.OperationMeterObservationHandler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -129,6 +130,7 @@ class CallerIsolationTests {
 			ObservationRegistry observations = ObservationRegistry.create();
 			observations.observationConfig().observationHandler(handler);
 			ControllerOperations.Builder builder = ControllerOperations.builder(observations, this.failures)
+				.labelKeys(List.of("provisioner"))
 				.namespace("karpenter");
 			if (direct) {
 				builder.directRecording(handler.seriesCache(), List.of());

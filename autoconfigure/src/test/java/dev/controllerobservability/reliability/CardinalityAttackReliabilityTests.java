@@ -8,9 +8,9 @@ import java.util.stream.Collectors;
 import io.micrometer.core.instrument.Tags;
 import org.junit.jupiter.api.Test;
 
-import dev.controllerobservability.cardinality.CardinalityLimiter;
+import dev.controllerobservability.internal.cardinality.CardinalityLimiter;
 import dev.controllerobservability.operations.ControllerOperations;
-import dev.controllerobservability.testing.PrometheusScrape;
+import dev.controllerobservability.test.PrometheusScrape;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -6,9 +6,9 @@ import java.util.Map;
 import io.micrometer.core.instrument.Tags;
 import org.junit.jupiter.api.Test;
 
-import dev.controllerobservability.exposition.ExposedFamily;
+import dev.controllerobservability.internal.metrics.ExposedFamily;
 import dev.controllerobservability.exposition.Exposition;
-import dev.controllerobservability.testing.Promtool;
+import dev.controllerobservability.test.Promtool;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

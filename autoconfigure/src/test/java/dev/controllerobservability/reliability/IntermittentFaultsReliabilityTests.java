@@ -20,10 +20,10 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import dev.controllerobservability.metrics.RecordingFailures;
+import dev.controllerobservability.internal.metrics.RecordingFailures;
 import dev.controllerobservability.operations.ControllerOperations;
-import dev.controllerobservability.operations.OperationMeterObservationHandler;
-import dev.controllerobservability.testing.CapturedLog;
+import dev.controllerobservability.internal.operations.OperationMeterObservationHandler;
+import dev.controllerobservability.test.CapturedLog;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -72,6 +72,7 @@ class IntermittentFaultsReliabilityTests {
 				}
 			});
 		ControllerOperations operations = ControllerOperations.builder(observations, failures)
+			.labelKeys(List.of("provisioner"))
 			.namespace("karpenter")
 			.build();
 		ExecutorService threads = Executors.newFixedThreadPool(4);

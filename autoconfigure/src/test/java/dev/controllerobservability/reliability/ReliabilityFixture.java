@@ -8,15 +8,15 @@ import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 
-import dev.controllerobservability.cardinality.CardinalityLimiter;
+import dev.controllerobservability.internal.cardinality.CardinalityLimiter;
 import dev.controllerobservability.catalog.ControllerMetrics;
-import dev.controllerobservability.catalog.MetricCatalog;
+import dev.controllerobservability.internal.catalog.MetricCatalog;
 import dev.controllerobservability.catalog.MetricDefinition;
-import dev.controllerobservability.metrics.ControllerMeterFilter;
-import dev.controllerobservability.metrics.RecordingFailures;
+import dev.controllerobservability.internal.metrics.ControllerMeterFilter;
+import dev.controllerobservability.internal.metrics.RecordingFailures;
 import dev.controllerobservability.operations.ControllerOperations;
-import dev.controllerobservability.operations.OperationMeterObservationHandler;
-import dev.controllerobservability.stability.StabilityPolicy;
+import dev.controllerobservability.internal.operations.OperationMeterObservationHandler;
+import dev.controllerobservability.internal.stability.StabilityPolicy;
 
 /**
  * The starter's recording path wired by hand on a Prometheus registry, as the

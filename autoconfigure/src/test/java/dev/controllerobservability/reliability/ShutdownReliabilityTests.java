@@ -20,9 +20,12 @@ import org.springframework.boot.micrometer.observation.autoconfigure.Observation
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.controllerobservability.autoconfigure.ControllerObservabilityAutoConfiguration;
-import dev.controllerobservability.metrics.RecordingFailures;
+import dev.controllerobservability.autoconfigure.ControllerObservabilityEndpointsAutoConfiguration;
+import dev.controllerobservability.autoconfigure.ControllerRulesAndLintAutoConfiguration;
+import dev.controllerobservability.autoconfigure.ObservedOperationAspectAutoConfiguration;
+import dev.controllerobservability.internal.metrics.RecordingFailures;
 import dev.controllerobservability.operations.ControllerOperations;
-import dev.controllerobservability.testing.CapturedLog;
+import dev.controllerobservability.test.CapturedLog;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -38,8 +41,11 @@ class ShutdownReliabilityTests {
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
 				PrometheusMetricsExportAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
-				ObservationAutoConfiguration.class, ControllerObservabilityAutoConfiguration.class))
-		.withPropertyValues("controller.observability.namespace=karpenter");
+				ObservationAutoConfiguration.class, ControllerObservabilityAutoConfiguration.class,
+				ControllerRulesAndLintAutoConfiguration.class, ControllerObservabilityEndpointsAutoConfiguration.class,
+				ObservedOperationAspectAutoConfiguration.class))
+		.withPropertyValues("controller.observability.namespace=karpenter",
+				"controller.observability.operations.tags=provisioner");
 
 	@Test
 	void finishesInFlightOperationsAfterCloseWithoutErrorsOrLeftoverThreads() throws Exception {

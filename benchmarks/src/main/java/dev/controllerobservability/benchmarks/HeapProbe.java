@@ -14,10 +14,10 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 
 import org.springframework.context.ConfigurableApplicationContext;
 
-import dev.controllerobservability.metrics.ControllerMeterFilter;
-import dev.controllerobservability.metrics.RecordingFailures;
+import dev.controllerobservability.internal.metrics.ControllerMeterFilter;
+import dev.controllerobservability.internal.metrics.RecordingFailures;
 import dev.controllerobservability.operations.ControllerOperations;
-import dev.controllerobservability.operations.OperationMeterObservationHandler;
+import dev.controllerobservability.internal.operations.OperationMeterObservationHandler;
 
 /**
  * Heap measurements, each in a JVM of its own started by {@link RunBenchmarks}; prints
@@ -52,6 +52,7 @@ public final class HeapProbe {
 		RecordingFailures failures = new RecordingFailures(registry, "bench", Duration.ofMinutes(1));
 		OperationMeterObservationHandler handler = new OperationMeterObservationHandler(registry, failures);
 		ControllerOperations operations = ControllerOperations.builder(ObservationRegistry.create(), failures)
+			.labelKeys(List.of("provisioner"))
 			.namespace("bench")
 			.directRecording(handler.seriesCache(), List.of())
 			.build();

@@ -31,8 +31,8 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import dev.controllerobservability.catalog.ControllerMetrics;
-import dev.controllerobservability.metrics.BucketRules;
-import dev.controllerobservability.metrics.MetricConventions;
+import dev.controllerobservability.internal.metrics.BucketRules;
+import dev.controllerobservability.internal.metrics.MetricConventions;
 import dev.controllerobservability.operations.ControllerOperations;
 import dev.controllerobservability.operations.OperationHandle;
 

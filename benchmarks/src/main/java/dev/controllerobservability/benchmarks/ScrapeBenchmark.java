@@ -25,8 +25,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 import org.springframework.context.ConfigurableApplicationContext;
 
-import dev.controllerobservability.metrics.BucketRules;
-import dev.controllerobservability.metrics.MetricConventions;
+import dev.controllerobservability.internal.metrics.BucketRules;
+import dev.controllerobservability.internal.metrics.MetricConventions;
 import dev.controllerobservability.operations.ControllerOperations;
 
 /**

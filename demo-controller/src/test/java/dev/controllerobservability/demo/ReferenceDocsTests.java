@@ -20,11 +20,11 @@ import org.springframework.boot.test.context.SpringBootTest;
 import dev.controllerobservability.autoconfigure.ControllerArtefacts;
 import dev.controllerobservability.autoconfigure.LiveMetrics;
 import dev.controllerobservability.docs.MetricsReference;
-import dev.controllerobservability.exposition.ExposedFamily;
+import dev.controllerobservability.internal.metrics.ExposedFamily;
 import dev.controllerobservability.exposition.Exposition;
 import dev.controllerobservability.lint.MetricsLinter;
-import dev.controllerobservability.stability.StableMetricsGoldenFile;
-import dev.controllerobservability.testing.Promtool;
+import dev.controllerobservability.docs.StableMetricsGoldenFile;
+import dev.controllerobservability.test.Promtool;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

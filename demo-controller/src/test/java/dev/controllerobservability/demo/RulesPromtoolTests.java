@@ -21,9 +21,9 @@ import org.springframework.boot.test.context.SpringBootTest;
 
 import dev.controllerobservability.autoconfigure.ControllerArtefacts;
 import dev.controllerobservability.autoconfigure.LiveMetrics;
-import dev.controllerobservability.exposition.ExposedFamily;
+import dev.controllerobservability.internal.metrics.ExposedFamily;
 import dev.controllerobservability.rules.PromQl;
-import dev.controllerobservability.testing.Promtool;
+import dev.controllerobservability.test.Promtool;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Queue;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
@@ -27,13 +28,16 @@ import org.springframework.context.annotation.Import;
 import dev.controllerobservability.catalog.ControllerMetrics;
 import dev.controllerobservability.demo.CloudProvider;
 import dev.controllerobservability.demo.DemoProperties;
+import dev.controllerobservability.kubernetes.client.KubernetesClientMetrics;
 import dev.controllerobservability.kubernetes.operator.OperatorObservability;
 import dev.controllerobservability.operations.ControllerOperations;
 
 /**
  * The demo's kubernetes mode ({@code demo.mode=kubernetes}): a Java Operator SDK operator
- * reconciling {@code Provisioner} resources and their pending pods. Its Kubernetes client
- * is the starter's (kubeconfig or service account), or, with
+ * reconciling {@code Provisioner} resources and their pending pods. Its Kubernetes client,
+ * built through the starter's {@link KubernetesClientMetrics} so that its calls are
+ * counted, is configured as fabric8 configures one by default (kubeconfig or service
+ * account) with {@code demo.kubernetes.api-server=kubeconfig}, or, with
  * {@code demo.kubernetes.api-server=embedded} (the default), a client of the fabric8 mock
  * API server started in-process, where pods keep arriving as in the simulation. The
  * operator runs a leader election on the lease {@value #LEASE_NAME}, so
@@ -46,6 +50,12 @@ public class KubernetesMode {
 
 	/** The lease the operator's replicas elect their leader with. */
 	public static final String LEASE_NAME = "provisioner-demo";
+
+	@Bean(destroyMethod = "close")
+	@ConditionalOnProperty(name = "demo.kubernetes.api-server", havingValue = "kubeconfig")
+	KubernetesClient kubernetesClient(KubernetesClientMetrics clientMetrics) {
+		return clientMetrics.instrument(new KubernetesClientBuilder()).build();
+	}
 
 	@Bean
 	ProvisionerReconciler provisionerReconciler(KubernetesClient client, ControllerOperations operations,
@@ -100,8 +110,8 @@ public class KubernetesMode {
 		}
 
 		@Bean(destroyMethod = "close")
-		KubernetesClient kubernetesClient(KubernetesMockServer server) {
-			return server.createClient();
+		KubernetesClient kubernetesClient(KubernetesMockServer server, KubernetesClientMetrics clientMetrics) {
+			return clientMetrics.instrument(server.createClient());
 		}
 
 		@Bean

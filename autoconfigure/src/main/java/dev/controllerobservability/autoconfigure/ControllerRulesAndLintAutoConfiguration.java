@@ -1,0 +1,84 @@
+package dev.controllerobservability.autoconfigure;
+
+import java.util.Set;
+import java.util.concurrent.Executor;
+
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+
+import dev.controllerobservability.catalog.ControllerMetrics;
+import dev.controllerobservability.lint.MetricsLinter;
+import dev.controllerobservability.operations.ControllerOperations;
+import dev.controllerobservability.rules.RuleSet;
+
+import static org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration.APPLICATION_TASK_EXECUTOR_BEAN_NAME;
+
+/**
+ * Auto-configuration of the controller's alert and recording rules, the metrics linter,
+ * the generated artefacts (rules files, {@code PrometheusRule}, dashboard, reference) and,
+ * with a Prometheus registry, the live view of what is exposed and the start-up checks of
+ * rules and lint.
+ */
+@AutoConfiguration(after = ControllerObservabilityAutoConfiguration.class)
+@ConditionalOnBean(ControllerOperations.class)
+public final class ControllerRulesAndLintAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	RuleSet controllerRuleSet(ControllerObservabilityProperties properties, ControllerObservabilitySettings settings,
+			ControllerOperations operations) {
+		return RuleSetFactory.create(properties, settings, operations);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	ControllerArtefacts controllerArtefacts(RuleSet rules, ControllerObservabilitySettings settings,
+			ControllerObservabilityProperties properties, ControllerOperations operations, ControllerMetrics metrics,
+			MetricsLinter linter, Environment environment) {
+		return new ControllerArtefacts(rules, settings, properties, operations, metrics, linter,
+				environment.getProperty("spring.application.name", settings.namespace()));
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	MetricsLinter controllerMetricsLinter(ControllerObservabilitySettings settings,
+			ControllerObservabilityProperties properties) {
+		return new MetricsLinter(settings.namespace(), Set.copyOf(properties.getLint().getAllowedLabels()),
+				properties.getLint().getFrameworkPrefixes());
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass({ PrometheusRegistry.class, PrometheusMeterRegistry.class })
+	static class LiveMetricsConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		@ConditionalOnBean(PrometheusMeterRegistry.class)
+		LiveMetrics liveMetrics(PrometheusMeterRegistry registry, ControllerMetrics metrics,
+				ControllerObservabilitySettings settings, MetricsLinter linter, ControllerOperations operations,
+				ControllerObservabilityProperties properties) {
+			return new LiveMetrics(registry, metrics, settings, linter, operations,
+					RuleSetFactory.operationNames(properties, settings));
+		}
+
+		@Bean
+		@ConditionalOnBean(PrometheusMeterRegistry.class)
+		StartupChecks controllerStartupChecks(LiveMetrics liveMetrics, RuleSet rules,
+				ControllerObservabilityProperties properties,
+				@Qualifier(APPLICATION_TASK_EXECUTOR_BEAN_NAME) ObjectProvider<Executor> applicationTaskExecutor) {
+			return new StartupChecks(liveMetrics, rules, properties.getLint().getMode(), applicationTaskExecutor);
+		}
+
+	}
+
+}

@@ -1,8 +1,0 @@
-/**
- * Reference documentation generated from what the application really exposes, plus its
- * declared catalog: one table per stability level, as Markdown for people and JSON for
- * machines.
- * <p>
- * This package does not depend on Spring.
- */
-package dev.controllerobservability.docs;

@@ -1,6 +1,0 @@
-/**
- * client-go's {@code rest_client_*} metrics for fabric8 Kubernetes clients.
- * <p>
- * This package does not depend on Spring.
- */
-package dev.controllerobservability.kubernetes.client;

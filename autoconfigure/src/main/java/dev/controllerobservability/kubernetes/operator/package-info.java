@@ -1,7 +1,0 @@
-/**
- * controller-runtime's {@code controller_runtime_*} and {@code workqueue_*} metrics for Java
- * Operator SDK operators.
- * <p>
- * This package does not depend on Spring.
- */
-package dev.controllerobservability.kubernetes.operator;

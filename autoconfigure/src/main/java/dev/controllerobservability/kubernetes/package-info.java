@@ -1,7 +1,0 @@
-/**
- * The Kubernetes standard metric names, labels and buckets that Go controllers get from
- * client-go and controller-runtime.
- * <p>
- * This package does not depend on Spring.
- */
-package dev.controllerobservability.kubernetes;

@@ -1,8 +1,0 @@
-/**
- * Alert and recording rules as code: declared rules and built-in operation rules,
- * checked as KubeVirt checks them, rendered as a Prometheus rules file and as a
- * {@code monitoring.coreos.com/v1} {@code PrometheusRule}.
- * <p>
- * This package does not depend on Spring.
- */
-package dev.controllerobservability.rules;

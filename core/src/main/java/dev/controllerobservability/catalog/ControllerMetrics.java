@@ -1,0 +1,555 @@
+package dev.controllerobservability.catalog;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.ToDoubleFunction;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.MultiGauge;
+import io.micrometer.core.instrument.Tags;
+
+import dev.controllerobservability.internal.cardinality.CardinalityLimiter;
+import dev.controllerobservability.internal.catalog.MetricCatalog;
+import dev.controllerobservability.internal.catalog.MetricCollector;
+import dev.controllerobservability.internal.catalog.SelfMetrics;
+import dev.controllerobservability.internal.metrics.ExposedFamily;
+import dev.controllerobservability.internal.metrics.MetricConventions;
+import dev.controllerobservability.internal.metrics.RecordingFailures;
+import dev.controllerobservability.internal.stability.StabilityPolicy;
+import dev.controllerobservability.internal.stability.Version;
+import dev.controllerobservability.internal.stability.Visibility;
+
+/**
+ * Records the metrics of a {@link MetricCatalog} by their declared names. Example:
+ * <pre>{@code
+ * metrics.counter("nodes_launched_total", "provisioner", "gpu", "zone", node.zone()).increment();
+ * metrics.gauge("pending_pods", "provisioner", "gpu").set(queue.size());
+ * metrics.histogram("packing_ratio", "provisioner", "gpu").observe(0.83);
+ * }</pre>
+ * <p>
+ * Declared metrics are registered at start-up with their stability-annotated help text;
+ * counters and histograms whose label values are all known are present at 0 from then.
+ * Hidden and disabled metrics are not registered and their handles record nothing. A
+ * metric that replaces an old name is recorded under both while the old name is
+ * visible. Label values pass the cardinality limits. An undeclared name, a type mismatch
+ * or a wrong set of label keys is a programming error and throws
+ * {@link IllegalArgumentException}; a failure of the registry is counted and logged and
+ * never reaches the caller.
+ */
+public class ControllerMetrics {
+
+	private final MeterRegistry registry;
+
+	private final MetricCatalog catalog;
+
+	private final CardinalityLimiter limiter;
+
+	private final RecordingFailures failures;
+
+	private final double[] defaultBuckets;
+
+	private final Map<String, Registered> metrics = new LinkedHashMap<>();
+
+	private final List<CollectorRegistration> collectors = new CopyOnWriteArrayList<>();
+
+	/**
+	 * Registers the catalog's metrics and the stability self-metrics.
+	 * @param registry where the meters go
+	 * @param catalog the declared metrics
+	 * @param policy which metrics are visible, deprecated, hidden or disabled
+	 * @param limiter the cardinality limits label values pass
+	 * @param failures where recording failures go
+	 * @param defaultBuckets histogram buckets of metrics declared without their own
+	 */
+	public ControllerMetrics(MeterRegistry registry, MetricCatalog catalog, StabilityPolicy policy,
+			CardinalityLimiter limiter, RecordingFailures failures, List<Double> defaultBuckets) {
+		this.registry = registry;
+		this.catalog = catalog;
+		this.limiter = limiter;
+		this.failures = failures;
+		this.defaultBuckets = defaultBuckets.stream().mapToDouble(Double::doubleValue).toArray();
+		SelfMetrics self = new SelfMetrics(registry, catalog.namespace());
+		for (MetricDefinition definition : catalog.definitions()) {
+			Version deprecated = MetricCatalog.deprecatedVersion(definition);
+			Visibility visibility = policy.visibility(catalog.exposedName(definition.name()), definition.stability(),
+					deprecated);
+			self.count(definition.stability(), visibility, deprecated);
+			Alias alias = null;
+			if (definition.replaces() != null) {
+				Version renamedIn = MetricCatalog.renamedIn(definition);
+				Visibility aliasVisibility = policy.visibility(catalog.exposedName(definition.replaces()),
+						definition.stability(), renamedIn);
+				// The old name is deprecated from the rename on, even before that version.
+				aliasVisibility = (aliasVisibility == Visibility.VISIBLE) ? Visibility.DEPRECATED : aliasVisibility;
+				self.count(definition.stability(), aliasVisibility, renamedIn);
+				if (aliasVisibility.isExposed()) {
+					alias = new Alias(catalog.meterName(definition.replaces(), definition.type()),
+							StabilityPolicy.help(definition.stability(), aliasVisibility, renamedIn, definition.help())
+									+ " Replaced by " + catalog.exposedName(definition.name()) + ".");
+				}
+			}
+			String help = StabilityPolicy.help(definition.stability(), visibility, deprecated, definition.help());
+			Registered registered = new Registered(definition, visibility.isExposed(),
+					catalog.meterName(definition.name(), definition.type()), help, alias,
+					catalog.exposedName(definition.name()));
+			this.metrics.put(definition.name(), registered);
+			presetKnownSeries(registered);
+		}
+	}
+
+	/**
+	 * The catalog this records.
+	 * @return the catalog
+	 */
+	public MetricCatalog catalog() {
+		return this.catalog;
+	}
+
+	/**
+	 * A series of a declared counter.
+	 * @param name declared name, such as {@code nodes_launched_total}
+	 * @param labelKeyValues every declared label key, each followed by its value
+	 * @return the series; a no-op for hidden and disabled metrics
+	 * @throws IllegalArgumentException if the counter or a label key is not declared
+	 */
+	public MetricCounter counter(String name, String... labelKeyValues) {
+		Registered metric = lookup(name, MetricType.COUNTER);
+		Tags tags = tags(metric, labelKeyValues);
+		if (!metric.exposed) {
+			return MetricCounter.NOOP;
+		}
+		try {
+			Counter primary = counter(metric.meterName, metric.help, metric, tags);
+			Counter alias = (metric.alias != null) ? counter(metric.alias.meterName, metric.alias.help, metric, tags)
+					: null;
+			return (amount) -> {
+				try {
+					primary.increment(amount);
+					if (alias != null) {
+						alias.increment(amount);
+					}
+				}
+				catch (RuntimeException ex) {
+					this.failures.record("increment of " + name, ex);
+				}
+			};
+		}
+		catch (RuntimeException ex) {
+			this.failures.record("registration of " + name, ex);
+			return MetricCounter.NOOP;
+		}
+	}
+
+	/**
+	 * A series of a declared gauge whose value the controller sets; 0 until set.
+	 * @param name declared name, such as {@code pending_pods}
+	 * @param labelKeyValues every declared label key, each followed by its value
+	 * @return the series; a no-op for hidden and disabled metrics
+	 * @throws IllegalArgumentException if the gauge or a label key is not declared
+	 */
+	public MetricGauge gauge(String name, String... labelKeyValues) {
+		Registered metric = lookup(name, MetricType.GAUGE);
+		Tags tags = tags(metric, labelKeyValues);
+		if (!metric.exposed) {
+			return MetricGauge.NOOP;
+		}
+		try {
+			AtomicLong bits = metric.settable.computeIfAbsent(tags, (key) -> {
+				AtomicLong value = new AtomicLong(Double.doubleToLongBits(0));
+				registerGauge(metric, key, value, (state) -> Double.longBitsToDouble(state.get()));
+				return value;
+			});
+			return (value) -> bits.set(Double.doubleToLongBits(value));
+		}
+		catch (RuntimeException ex) {
+			this.failures.record("registration of " + name, ex);
+			return MetricGauge.NOOP;
+		}
+	}
+
+	/**
+	 * Backs a series of a declared gauge by a function evaluated at scrape time.
+	 * @param <T> the state type
+	 * @param name declared name
+	 * @param state the object the value is computed from; held strongly
+	 * @param value computes the value from {@code state}
+	 * @param labelKeyValues every declared label key, each followed by its value
+	 * @throws IllegalArgumentException if the gauge or a label key is not declared
+	 */
+	public <T> void gauge(String name, T state, ToDoubleFunction<T> value, String... labelKeyValues) {
+		Registered metric = lookup(name, MetricType.GAUGE);
+		Tags tags = tags(metric, labelKeyValues);
+		if (!metric.exposed) {
+			return;
+		}
+		try {
+			registerGauge(metric, tags, state, value);
+		}
+		catch (RuntimeException ex) {
+			this.failures.record("registration of " + name, ex);
+		}
+	}
+
+	/**
+	 * A series of a declared histogram or summary.
+	 * @param name declared name, such as {@code packing_duration_seconds}
+	 * @param labelKeyValues every declared label key, each followed by its value
+	 * @return the series; a no-op for hidden and disabled metrics
+	 * @throws IllegalArgumentException if the metric or a label key is not declared
+	 */
+	public MetricHistogram histogram(String name, String... labelKeyValues) {
+		Registered metric = lookup(name, MetricType.HISTOGRAM, MetricType.SUMMARY);
+		Tags tags = tags(metric, labelKeyValues);
+		if (!metric.exposed) {
+			return MetricHistogram.NOOP;
+		}
+		try {
+			DistributionSummary primary = summary(metric.meterName, metric.help, metric, tags);
+			DistributionSummary alias = (metric.alias != null)
+					? summary(metric.alias.meterName, metric.alias.help, metric, tags) : null;
+			return (value) -> {
+				try {
+					primary.record(value);
+					if (alias != null) {
+						alias.record(value);
+					}
+				}
+				catch (RuntimeException ex) {
+					this.failures.record("observation of " + name, ex);
+				}
+			};
+		}
+		catch (RuntimeException ex) {
+			this.failures.record("registration of " + name, ex);
+			return MetricHistogram.NOOP;
+		}
+	}
+
+	/**
+	 * Exposes a series of a declared info metric (value 1).
+	 * @param name declared name, such as {@code build_info}
+	 * @param labelKeyValues every declared label key, each followed by its value
+	 * @throws IllegalArgumentException if the metric or a label key is not declared
+	 */
+	public void info(String name, String... labelKeyValues) {
+		Registered metric = lookup(name, MetricType.INFO);
+		Tags tags = tags(metric, labelKeyValues);
+		if (metric.exposed) {
+			try {
+				registerGauge(metric, tags, metric, (state) -> 1);
+			}
+			catch (RuntimeException ex) {
+				this.failures.record("registration of " + name, ex);
+			}
+		}
+	}
+
+	/**
+	 * Computes a declared gauge's series from controller state at every scrape (see
+	 * {@link #refreshCollectors()}).
+	 * @param name declared gauge name, such as {@code pods_by_phase}
+	 * @param collector reports the current series
+	 * @throws IllegalArgumentException if the gauge is not declared
+	 */
+	public void collect(String name, MetricCollector collector) {
+		Registered metric = lookup(name, MetricType.GAUGE);
+		if (!metric.exposed) {
+			return;
+		}
+		try {
+			MultiGauge primary = multiGauge(metric.meterName, metric.help, metric);
+			MultiGauge alias = (metric.alias != null) ? multiGauge(metric.alias.meterName, metric.alias.help, metric)
+					: null;
+			this.collectors.add(new CollectorRegistration(metric, collector, primary, alias));
+		}
+		catch (RuntimeException ex) {
+			this.failures.record("registration of " + name, ex);
+		}
+	}
+
+	/**
+	 * Runs every collector and replaces the series of its gauge with what it reported;
+	 * series no longer reported are removed. Called before each Prometheus scrape.
+	 */
+	public void refreshCollectors() {
+		for (CollectorRegistration registration : this.collectors) {
+			try {
+				Map<Tags, Double> values = new LinkedHashMap<>();
+				registration.collector.collect((value, labelKeyValues) -> values
+					.merge(tags(registration.metric, labelKeyValues, false), value, Double::sum));
+				Map<Tags, Double> capped = capCollected(registration.metric, values);
+				List<MultiGauge.Row<?>> rows = new ArrayList<>(capped.size());
+				capped.forEach((tags, value) -> rows.add(MultiGauge.Row.of(tags, value)));
+				registration.primary.register(rows, true);
+				if (registration.alias != null) {
+					registration.alias.register(rows, true);
+				}
+			}
+			catch (RuntimeException ex) {
+				this.failures.record("collection of " + registration.metric.definition.name(), ex);
+			}
+		}
+	}
+
+	/**
+	 * The families the catalog exposes (declared metrics and the old names of renamed
+	 * ones), whether or not they have series yet, as the Prometheus text format will show
+	 * them. Hidden and disabled metrics are left out.
+	 * @param extraLabels label names every controller metric gets besides its own, such as
+	 * common tags
+	 * @return the families
+	 */
+	public List<ExposedFamily> declaredFamilies(Collection<String> extraLabels) {
+		List<ExposedFamily> families = new ArrayList<>();
+		for (Registered metric : this.metrics.values()) {
+			if (!metric.exposed) {
+				continue;
+			}
+			Map<String, String> labels = new TreeMap<>();
+			extraLabels.forEach((label) -> labels.put(label, ""));
+			metric.definition.labels().forEach((label) -> labels.put(label, ""));
+			addFamilies(families, metric, metric.exposedName, metric.help, labels);
+			if (metric.alias != null) {
+				addFamilies(families, metric, this.catalog.exposedName(metric.definition.replaces()), metric.alias.help,
+						labels);
+			}
+		}
+		return families;
+	}
+
+	private void addFamilies(List<ExposedFamily> families, Registered metric, String name, String help,
+			Map<String, String> labels) {
+		MetricType type = metric.definition.type();
+		List<Double> buckets = (type == MetricType.HISTOGRAM)
+				? Arrays.stream(metric.buckets(this.defaultBuckets)).boxed().toList() : List.of();
+		String exposedType = switch (type) {
+			case COUNTER -> "counter";
+			case HISTOGRAM -> "histogram";
+			case SUMMARY -> "summary";
+			default -> "gauge";
+		};
+		families.add(new ExposedFamily(name, exposedType, help, List.of(labels), buckets));
+		if (type == MetricType.HISTOGRAM || type == MetricType.SUMMARY) {
+			// Micrometer exposes the largest observation beside every distribution.
+			families.add(new ExposedFamily(name + "_max", "gauge", help, List.of(labels), List.of()));
+		}
+	}
+
+	private Registered lookup(String name, MetricType... types) {
+		Registered metric = this.metrics.get(name);
+		if (metric == null) {
+			throw new IllegalArgumentException("Metric '" + name + "' is not declared; declared metrics are "
+					+ this.catalog.names() + ". Declare it under controller.observability.metrics or as a "
+					+ "MetricDefinition bean.");
+		}
+		MetricType type = metric.definition.type();
+		if (!Arrays.asList(types).contains(type)) {
+			throw new IllegalArgumentException("Metric '" + name + "' is declared as a " + type + ", not a "
+					+ types[0] + "; use the " + type + " method of ControllerMetrics");
+		}
+		return metric;
+	}
+
+	private Tags tags(Registered metric, String[] labelKeyValues) {
+		return tags(metric, labelKeyValues, true);
+	}
+
+	private Tags tags(Registered metric, String[] labelKeyValues, boolean capSeries) {
+		List<String> labels = metric.definition.labels();
+		if (labelKeyValues.length % 2 != 0) {
+			throw new IllegalArgumentException("Labels of '" + metric.definition.name()
+					+ "' must come as key, value pairs; got " + Arrays.toString(labelKeyValues));
+		}
+		String[] values = new String[labels.size()];
+		for (int i = 0; i < labelKeyValues.length; i += 2) {
+			int index = labels.indexOf(labelKeyValues[i]);
+			if (index < 0) {
+				throw new IllegalArgumentException("Label '" + labelKeyValues[i] + "' is not declared for metric '"
+						+ metric.definition.name() + "'; its labels are " + labels);
+			}
+			String value = labelKeyValues[i + 1];
+			values[index] = (value != null && !value.isEmpty()) ? value : MetricConventions.NONE;
+		}
+		String[] keyValues = new String[labels.size() * 2];
+		for (int i = 0; i < labels.size(); i++) {
+			if (values[i] == null) {
+				throw new IllegalArgumentException("Label '" + labels.get(i) + "' of metric '"
+						+ metric.definition.name() + "' has no value; every series carries all of " + labels);
+			}
+			keyValues[2 * i] = labels.get(i);
+			keyValues[2 * i + 1] = values[i];
+		}
+		if (!capSeries) {
+			for (int i = 1; i < keyValues.length; i += 2) {
+				keyValues[i] = this.limiter.categorize(metric.exposedName, keyValues[i - 1], keyValues[i]);
+			}
+			return Tags.of(keyValues);
+		}
+		return this.limiter.limit(metric.exposedName, keyValues);
+	}
+
+	/**
+	 * A collector's series of one scrape: at most the series cap, the rest summed into
+	 * the overflow series. Collectors report their series anew at every scrape, so the
+	 * cap counts the series of this scrape rather than every series ever seen.
+	 */
+	private Map<Tags, Double> capCollected(Registered metric, Map<Tags, Double> values) {
+		int cap = this.limiter.maxSeriesPerMetric();
+		if (values.size() <= cap) {
+			return values;
+		}
+		Map<Tags, Double> capped = new LinkedHashMap<>();
+		Tags overflow = null;
+		for (Map.Entry<Tags, Double> entry : values.entrySet()) {
+			if (capped.size() < cap) {
+				capped.put(entry.getKey(), entry.getValue());
+			}
+			else {
+				if (overflow == null) {
+					overflow = overflowTags(metric);
+				}
+				capped.merge(overflow, entry.getValue(), Double::sum);
+			}
+		}
+		this.limiter.overflowed(metric.exposedName, values.size() - cap);
+		return capped;
+	}
+
+	private static Tags overflowTags(Registered metric) {
+		Tags tags = Tags.empty();
+		for (String label : metric.definition.labels()) {
+			tags = tags.and(label, CardinalityLimiter.OVERFLOW);
+		}
+		return tags;
+	}
+
+	private Counter counter(String meterName, String help, Registered metric, Tags tags) {
+		return Counter.builder(meterName)
+			.description(help)
+			.baseUnit(metric.definition.unit())
+			.tags(tags)
+			.register(this.registry);
+	}
+
+	private DistributionSummary summary(String meterName, String help, Registered metric, Tags tags) {
+		DistributionSummary.Builder builder = DistributionSummary.builder(meterName)
+			.description(help)
+			.baseUnit(metric.definition.unit())
+			.tags(tags);
+		if (metric.definition.type() == MetricType.HISTOGRAM) {
+			builder.serviceLevelObjectives(metric.buckets(this.defaultBuckets));
+		}
+		else {
+			// An empty bucket list keeps the meter filter's default buckets off: a summary.
+			builder.serviceLevelObjectives();
+		}
+		return builder.register(this.registry);
+	}
+
+	private <T> void registerGauge(Registered metric, Tags tags, T state, ToDoubleFunction<T> value) {
+		Gauge.builder(metric.meterName, state, value)
+			.description(metric.help)
+			.baseUnit(metric.definition.unit())
+			.tags(tags)
+			.strongReference(true)
+			.register(this.registry);
+		if (metric.alias != null) {
+			Gauge.builder(metric.alias.meterName, state, value)
+				.description(metric.alias.help)
+				.baseUnit(metric.definition.unit())
+				.tags(tags)
+				.strongReference(true)
+				.register(this.registry);
+		}
+	}
+
+	private MultiGauge multiGauge(String meterName, String help, Registered metric) {
+		return MultiGauge.builder(meterName).description(help).baseUnit(metric.definition.unit()).register(this.registry);
+	}
+
+	private void presetKnownSeries(Registered metric) {
+		MetricDefinition definition = metric.definition;
+		boolean presettable = definition.type() == MetricType.COUNTER || definition.type() == MetricType.HISTOGRAM
+				|| definition.type() == MetricType.SUMMARY;
+		if (!metric.exposed || !presettable || !definition.labelValues().keySet().containsAll(definition.labels())) {
+			return;
+		}
+		List<String[]> combinations = new ArrayList<>();
+		combinations.add(new String[0]);
+		for (String label : definition.labels()) {
+			List<String[]> next = new ArrayList<>();
+			for (String[] prefix : combinations) {
+				for (String value : definition.labelValues().get(label)) {
+					String[] combination = Arrays.copyOf(prefix, prefix.length + 2);
+					combination[prefix.length] = label;
+					combination[prefix.length + 1] = value;
+					next.add(combination);
+				}
+			}
+			combinations = next;
+		}
+		for (String[] labelKeyValues : combinations) {
+			if (definition.type() == MetricType.COUNTER) {
+				counter(definition.name(), labelKeyValues);
+			}
+			else {
+				histogram(definition.name(), labelKeyValues);
+			}
+		}
+	}
+
+	/** A declared metric as registered. */
+	private static final class Registered {
+
+		final MetricDefinition definition;
+
+		final boolean exposed;
+
+		final String meterName;
+
+		final String help;
+
+		final Alias alias;
+
+		final String exposedName;
+
+		final ConcurrentMap<Tags, AtomicLong> settable = new ConcurrentHashMap<>();
+
+		Registered(MetricDefinition definition, boolean exposed, String meterName, String help, Alias alias,
+				String exposedName) {
+			this.definition = definition;
+			this.exposed = exposed;
+			this.meterName = meterName;
+			this.help = help;
+			this.alias = alias;
+			this.exposedName = exposedName;
+		}
+
+		double[] buckets(double[] defaults) {
+			return this.definition.buckets().isEmpty() ? defaults
+					: this.definition.buckets().stream().mapToDouble(Double::doubleValue).toArray();
+		}
+
+	}
+
+	/** The deprecated old name a renamed metric is also recorded under. */
+	private record Alias(String meterName, String help) {
+	}
+
+	private record CollectorRegistration(Registered metric, MetricCollector collector, MultiGauge primary,
+			MultiGauge alias) {
+	}
+
+}

@@ -1,0 +1,241 @@
+package dev.controllerobservability.internal.metrics;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Collections;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.config.MeterFilter;
+import io.micrometer.core.instrument.config.MeterFilterReply;
+import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
+
+/**
+ * The one {@link MeterFilter} that makes a meter a controller metric: it applies the
+ * namespace, the common tags and the default duration buckets to meters in the
+ * controller's namespace (and to meters whose names start with a configured prefix),
+ * and leaves every other meter ({@code jvm.*}, {@code http.server.*}, ...) exactly as
+ * it was registered. Metrics listed as disabled (by their Prometheus names) are denied,
+ * whatever their namespace, as Kubernetes component-base's {@code disabled-metrics} are.
+ * <p>
+ * Buckets are only a default: a meter registered with its own service level objectives
+ * or a percentile histogram keeps them, and Spring Boot's
+ * {@code management.metrics.distribution.*} properties, applied by a filter ordered
+ * after this one, win over both. Example:
+ * <pre>{@code
+ * registry.config().meterFilter(ControllerMeterFilter.builder("karpenter")
+ *         .commonTags(Tags.of("cluster", "dev"))
+ *         .build());
+ * registry.timer("karpenter.bind.duration"); // karpenter_bind_duration_seconds{cluster="dev",le=...}
+ * }</pre>
+ */
+public final class ControllerMeterFilter implements MeterFilter {
+
+	private static final double NANOS_PER_SECOND = 1_000_000_000d;
+
+	private final String namespace;
+
+	private final String namespacePrefix;
+
+	private final String namespaceUnderscorePrefix;
+
+	private final Tags commonTags;
+
+	private final boolean hasCommonTags;
+
+	private final List<String> meterPrefixes;
+
+	private final Set<String> disabledMetrics;
+
+	private final Set<String> deniedMetrics = ConcurrentHashMap.newKeySet();
+
+	private final double[] bucketsSeconds;
+
+	private final double[] bucketsNanos;
+
+	private ControllerMeterFilter(Builder builder) {
+		this.namespace = builder.namespace;
+		this.namespacePrefix = this.namespace + ".";
+		this.namespaceUnderscorePrefix = this.namespace + "_";
+		this.commonTags = builder.commonTags;
+		this.hasCommonTags = this.commonTags.stream().findAny().isPresent();
+		this.meterPrefixes = List.copyOf(builder.meterPrefixes);
+		this.disabledMetrics = Set.copyOf(builder.disabledMetrics);
+		this.bucketsSeconds = builder.durationBuckets.stream().mapToDouble(Double::doubleValue).toArray();
+		this.bucketsNanos = builder.durationBuckets.stream()
+			.mapToDouble((seconds) -> Math.rint(seconds * NANOS_PER_SECOND))
+			.toArray();
+	}
+
+	/**
+	 * Starts a builder.
+	 * @param namespace the controller's namespace, snake_case, such as {@code karpenter}
+	 * @return a builder without common tags, meter prefixes or disabled metrics, and with
+	 * controller-runtime's duration buckets
+	 */
+	public static Builder builder(String namespace) {
+		return new Builder(namespace);
+	}
+
+	/**
+	 * Whether a meter of this (already mapped) name is a controller metric.
+	 * @param name a dotted Micrometer meter name
+	 * @return whether it is in the controller's namespace
+	 */
+	public boolean isControllerMetric(String name) {
+		return name.startsWith(this.namespacePrefix) || name.startsWith(this.namespaceUnderscorePrefix)
+				|| name.equals(this.namespace);
+	}
+
+	/**
+	 * The disabled metrics some meter has been registered under so far, so that a
+	 * disabled name matching nothing can be reported.
+	 * @return Prometheus names of the metrics denied so far
+	 */
+	public Set<String> deniedMetrics() {
+		return Collections.unmodifiableSet(this.deniedMetrics);
+	}
+
+	@Override
+	public Meter.Id map(Meter.Id id) {
+		String name = id.getName();
+		if (isControllerMetric(name)) {
+			return withCommonTags(id);
+		}
+		if (hasMeterPrefix(name)) {
+			return withCommonTags(id.withName(this.namespacePrefix + name));
+		}
+		return id;
+	}
+
+	@Override
+	public MeterFilterReply accept(Meter.Id id) {
+		if (!this.disabledMetrics.isEmpty()) {
+			String name = PrometheusNames.familyName(id);
+			if (this.disabledMetrics.contains(name)) {
+				this.deniedMetrics.add(name);
+				return MeterFilterReply.DENY;
+			}
+		}
+		return MeterFilterReply.NEUTRAL;
+	}
+
+	@Override
+	public DistributionStatisticConfig configure(Meter.Id id, DistributionStatisticConfig config) {
+		if (!isControllerMetric(id.getName()) || hasOwnBuckets(config)) {
+			return config;
+		}
+		double[] defaults = defaultBuckets(id);
+		if (defaults == null) {
+			return config;
+		}
+		return config.merge(DistributionStatisticConfig.builder().serviceLevelObjectives(defaults).build());
+	}
+
+	private double[] defaultBuckets(Meter.Id id) {
+		if (id.getType() == Meter.Type.TIMER) {
+			return this.bucketsNanos;
+		}
+		// Duration buckets only fit summaries that measure seconds, not counts or bytes.
+		if (id.getType() == Meter.Type.DISTRIBUTION_SUMMARY && "seconds".equals(id.getBaseUnit())) {
+			return this.bucketsSeconds;
+		}
+		return null;
+	}
+
+	private static boolean hasOwnBuckets(DistributionStatisticConfig config) {
+		double[] slos = config.getServiceLevelObjectiveBoundaries();
+		// An empty list is a choice too: no buckets, a summary.
+		return slos != null || Boolean.TRUE.equals(config.isPercentileHistogram());
+	}
+
+	private boolean hasMeterPrefix(String name) {
+		for (String prefix : this.meterPrefixes) {
+			if (name.equals(prefix) || name.startsWith(prefix + ".") || name.startsWith(prefix + "_")) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	private Meter.Id withCommonTags(Meter.Id id) {
+		if (!this.hasCommonTags) {
+			return id;
+		}
+		// Concatenation keeps the meter's own value when it already has a key.
+		return id.replaceTags(Tags.concat(this.commonTags, id.getTagsAsIterable()));
+	}
+
+	/** Builds a {@link ControllerMeterFilter}. */
+	public static final class Builder {
+
+		private final String namespace;
+
+		private Tags commonTags = Tags.empty();
+
+		private List<Double> durationBuckets = MetricConventions.CONTROLLER_RUNTIME_DURATION_BUCKETS;
+
+		private final List<String> meterPrefixes = new ArrayList<>();
+
+		private final List<String> disabledMetrics = new ArrayList<>();
+
+		private Builder(String namespace) {
+			this.namespace = Objects.requireNonNull(namespace, "namespace");
+		}
+
+		/**
+		 * Sets the tags added to controller metrics only; a meter's own tag wins.
+		 * @param commonTags the tags
+		 * @return this builder
+		 */
+		public Builder commonTags(Tags commonTags) {
+			this.commonTags = Objects.requireNonNull(commonTags, "commonTags");
+			return this;
+		}
+
+		/**
+		 * Sets the default bucket boundaries of duration meters.
+		 * @param durationBuckets boundaries in seconds, sorted ascending
+		 * @return this builder
+		 */
+		public Builder durationBuckets(List<Double> durationBuckets) {
+			this.durationBuckets = List.copyOf(durationBuckets);
+			return this;
+		}
+
+		/**
+		 * Adds dotted name prefixes (such as {@code "nodes"}) of meters registered without
+		 * the namespace that belong to the controller.
+		 * @param meterPrefixes the prefixes
+		 * @return this builder
+		 */
+		public Builder meterPrefixes(List<String> meterPrefixes) {
+			this.meterPrefixes.addAll(meterPrefixes);
+			return this;
+		}
+
+		/**
+		 * Adds Prometheus names of metrics never to register, such as
+		 * {@code karpenter_old_total}.
+		 * @param disabledMetrics the exposed names
+		 * @return this builder
+		 */
+		public Builder disabledMetrics(List<String> disabledMetrics) {
+			this.disabledMetrics.addAll(disabledMetrics);
+			return this;
+		}
+
+		/**
+		 * Builds the filter.
+		 * @return the filter
+		 */
+		public ControllerMeterFilter build() {
+			return new ControllerMeterFilter(this);
+		}
+
+	}
+
+}

@@ -1,0 +1,215 @@
+package dev.controllerobservability.internal.operations;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.Tags;
+import org.jspecify.annotations.Nullable;
+
+import dev.controllerobservability.internal.cardinality.CardinalityLimiter;
+import dev.controllerobservability.internal.metrics.BucketRules;
+import dev.controllerobservability.internal.metrics.ExposedFamily;
+import dev.controllerobservability.internal.metrics.MetricConventions;
+import dev.controllerobservability.internal.metrics.MetricNames;
+import dev.controllerobservability.internal.metrics.RecordingFailures;
+import dev.controllerobservability.internal.stability.StabilityPolicy;
+import dev.controllerobservability.internal.stability.Visibility;
+import dev.controllerobservability.operations.OperationDefinition;
+
+/**
+ * Resolves an operation's names, help texts, buckets and labels: the snake_case name,
+ * the per-operation definition, the admission of undeclared operations up to a limit,
+ * and label values through the cardinality limits. Each name is resolved once.
+ */
+public final class OperationResolver {
+
+	private final String namespace;
+
+	private final List<String> labelKeys;
+
+	private final Map<String, OperationDefinition> definitions;
+
+	private final RecordingFailures failures;
+
+	private final @Nullable CardinalityLimiter limiter;
+
+	private final int maxOperations;
+
+	/** Most spellings of operation names whose resolution is remembered. */
+	private final int maxCachedNames;
+
+	private final ConcurrentMap<String, OperationDescriptor> descriptors = new ConcurrentHashMap<>();
+
+	private final Set<String> admitted = ConcurrentHashMap.newKeySet();
+
+	/**
+	 * Creates a resolver.
+	 * @param namespace the namespace every operation metric starts with
+	 * @param labelKeys the label keys every operation metric carries
+	 * @param definitions per-operation settings by snake_case name
+	 * @param limiter the limits label values pass, or {@code null} for none
+	 * @param maxOperations the most distinct undeclared operations recorded
+	 * @param failures where refused operations and unknown tags are reported
+	 */
+	public OperationResolver(String namespace, List<String> labelKeys, Map<String, OperationDefinition> definitions,
+			@Nullable CardinalityLimiter limiter, int maxOperations, RecordingFailures failures) {
+		this.namespace = namespace;
+		this.labelKeys = List.copyOf(labelKeys);
+		this.definitions = Map.copyOf(definitions);
+		this.limiter = limiter;
+		this.maxOperations = maxOperations;
+		this.failures = failures;
+		this.maxCachedNames = 4 * (maxOperations + this.definitions.size());
+	}
+
+	/**
+	 * Most spellings of operation names whose resolution is remembered.
+	 * @return the bound
+	 */
+	public int maxCachedNames() {
+		return this.maxCachedNames;
+	}
+
+	/**
+	 * The longest label value the cardinality limits keep.
+	 * @return the length, or {@link Integer#MAX_VALUE} without limits
+	 */
+	public int maxLabelValueLength() {
+		return (this.limiter != null) ? this.limiter.maxLabelValueLength() : Integer.MAX_VALUE;
+	}
+
+	/**
+	 * The resolved names, help texts, buckets and label keys of an operation.
+	 * @param operation operation name such as {@code apply-packing}
+	 * @return its descriptor
+	 * @throws IllegalArgumentException if the name is {@code null} or has no valid
+	 * snake_case form
+	 */
+	public OperationDescriptor describe(@Nullable String operation) {
+		if (operation == null) {
+			throw new IllegalArgumentException("Operation name must not be null; name the operation, such as 'bind'");
+		}
+		OperationDescriptor existing = this.descriptors.get(operation);
+		if (existing != null) {
+			return existing;
+		}
+		return (this.descriptors.size() < this.maxCachedNames)
+				? this.descriptors.computeIfAbsent(operation, this::resolve) : resolve(operation);
+	}
+
+	/**
+	 * Whether an operation may be recorded: declared operations always are, undeclared
+	 * ones while fewer than the most undeclared operations have been recorded, whatever
+	 * the order of the calls. A refusal is counted and logged as a recording failure.
+	 * @param descriptor the operation
+	 * @return whether to record it
+	 */
+	public boolean admit(OperationDescriptor descriptor) {
+		String name = descriptor.operation();
+		if (this.definitions.containsKey(name) || this.admitted.contains(name)) {
+			return true;
+		}
+		synchronized (this.admitted) {
+			if (this.admitted.contains(name) || this.admitted.size() < this.maxOperations) {
+				this.admitted.add(name);
+				return true;
+			}
+		}
+		this.failures.record("start of operation " + name, new IllegalStateException("Operation '" + name
+				+ "' is not recorded: " + this.maxOperations + " distinct undeclared operations are recorded already, "
+				+ "the most allowed. Declare it under controller.observability.operations.definitions, raise "
+				+ "controller.observability.operations.max-operations, or keep per-call values out of operation "
+				+ "names (they belong in operation tags)."));
+		return false;
+	}
+
+	/**
+	 * The label values of a call: every configured key, {@code none} where not given,
+	 * through the cardinality limits. A key that is not configured is dropped and
+	 * reported.
+	 * @param descriptor the operation
+	 * @param tags the caller's tags, or {@code null}
+	 * @return the labels
+	 */
+	public Tags labels(OperationDescriptor descriptor, @Nullable Iterable<Tag> tags) {
+		String[] keyValues = new String[this.labelKeys.size() * 2];
+		for (int i = 0; i < this.labelKeys.size(); i++) {
+			keyValues[2 * i] = this.labelKeys.get(i);
+			keyValues[2 * i + 1] = MetricConventions.NONE;
+		}
+		if (tags != null) {
+			for (Tag tag : tags) {
+				int index = this.labelKeys.indexOf(tag.getKey());
+				if (index < 0) {
+					this.failures.record("labels of operation " + descriptor.operation(),
+							new IllegalArgumentException("Tag '" + tag.getKey() + "' is not an operation label; "
+									+ "the labels are " + this.labelKeys + ". Add it to "
+									+ "controller.observability.operations.tags or stop passing it."));
+				}
+				else if (!tag.getValue().isEmpty()) {
+					keyValues[2 * index + 1] = tag.getValue();
+				}
+			}
+		}
+		return (this.limiter != null) ? this.limiter.limit(descriptor.familyName(), keyValues) : Tags.of(keyValues);
+	}
+
+	/**
+	 * The families an operation exposes, as the Prometheus text format will show them.
+	 * @param operation operation name such as {@code bind}
+	 * @param extraLabels label names every controller metric gets besides its own
+	 * @param defaultBuckets the shared duration buckets, in seconds
+	 * @return the duration histogram, its {@code _max} gauge and the in-flight gauge
+	 */
+	public List<ExposedFamily> families(String operation, Collection<String> extraLabels,
+			List<Double> defaultBuckets) {
+		OperationDescriptor descriptor = describe(operation);
+		Map<String, String> labels = new TreeMap<>();
+		extraLabels.forEach((label) -> labels.put(label, ""));
+		descriptor.labelKeys().forEach((label) -> labels.put(label, ""));
+		Map<String, String> withOutcome = new TreeMap<>(labels);
+		withOutcome.put(MetricConventions.RESULT_LABEL, "");
+		withOutcome.put(MetricConventions.ERROR_LABEL, "");
+		List<Double> buckets = descriptor.buckets().isEmpty() ? defaultBuckets
+				: descriptor.buckets().stream().map((bucket) -> bucket.toNanos() / 1e9).toList();
+		return List.of(
+				new ExposedFamily(descriptor.familyName(), "histogram", descriptor.durationDescription(),
+						List.of(withOutcome), buckets),
+				new ExposedFamily(descriptor.familyName() + "_max", "gauge", descriptor.durationDescription(),
+						List.of(withOutcome), List.of()),
+				new ExposedFamily(descriptor.inFlightFamilyName(), "gauge", descriptor.inFlightDescription(),
+						List.of(labels), List.of()));
+	}
+
+	private OperationDescriptor resolve(String operation) {
+		String name = MetricNames.toSnakeCase(Objects.requireNonNull(operation, "operation must not be null"));
+		if (!MetricNames.isSnakeCase(name)) {
+			throw new IllegalArgumentException("Operation name '" + operation + "' has no valid metric name form ('"
+					+ name + "'); use letters, digits, '-' or '_', starting with a letter, such as 'apply-packing'");
+		}
+		OperationDefinition definition = this.definitions.getOrDefault(name, OperationDefinition.DEFAULT);
+		String subsystem = definition.subsystem();
+		String baseName = this.namespace + "." + ((subsystem != null) ? subsystem + "." : "") + name;
+		String readable = name.replace('_', ' ');
+		String description = annotate(definition, (definition.description() != null) ? definition.description()
+				: "Duration of " + readable + " operations in seconds.");
+		List<Duration> buckets = List.of(BucketRules.durations(definition.buckets()));
+		return new OperationDescriptor(name, baseName, description,
+				annotate(definition, "Number of " + readable + " operations in flight."), buckets, this.labelKeys,
+				baseName.replace('.', '_') + "_" + MetricConventions.DURATION_SUFFIX + "_seconds");
+	}
+
+	private static String annotate(OperationDefinition definition, String help) {
+		return (definition.stability() != null)
+				? StabilityPolicy.help(definition.stability(), Visibility.VISIBLE, null, help) : help;
+	}
+
+}

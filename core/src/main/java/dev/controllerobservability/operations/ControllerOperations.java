@@ -1,0 +1,388 @@
+package dev.controllerobservability.operations;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Supplier;
+
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationPredicate;
+import io.micrometer.observation.ObservationRegistry;
+import org.jspecify.annotations.Nullable;
+
+import dev.controllerobservability.internal.cardinality.CardinalityLimiter;
+import dev.controllerobservability.internal.metrics.ExposedFamily;
+import dev.controllerobservability.internal.metrics.MetricConventions;
+import dev.controllerobservability.internal.metrics.MetricNames;
+import dev.controllerobservability.internal.metrics.RecordingFailures;
+import dev.controllerobservability.internal.operations.ObservationRecorder;
+import dev.controllerobservability.internal.operations.OperationDescriptor;
+import dev.controllerobservability.internal.operations.OperationResolver;
+import dev.controllerobservability.internal.operations.OperationSeries;
+import dev.controllerobservability.internal.operations.OperationSeriesCache;
+
+/**
+ * Times controller operations through the Micrometer Observation API, so metrics and
+ * tracing both see them. Example:
+ * <pre>{@code
+ * Node node = operations.observe("launch", Tags.of("provisioner", "gpu"), () -> cloud.launch(request));
+ * operations.observe("bind", Tags.of("provisioner", "gpu"), () -> binder.bind(pod, node));
+ * }</pre>
+ * gives {@code <namespace>_launch_duration_seconds{provisioner="gpu",result="success",error="none"}}
+ * and {@code <namespace>_launch_in_flight{provisioner="gpu"}}.
+ * <p>
+ * Every call carries every configured label key: a key not given is {@code none}; a key
+ * that is not configured is dropped and reported. Recording never throws into the
+ * caller and never changes the work's result or exception: a failure while observing is
+ * counted in {@code <namespace>_observability_errors_total}, logged at a limited rate,
+ * and the work runs as if unobserved.
+ * <p>
+ * When nothing but the meter handler would see an operation's observation (no tracing,
+ * no other observation handler), the Spring Boot auto-configuration switches on the
+ * direct path ({@link Builder#directRecording}): calls record into the same meters
+ * without creating an observation, and a call with a {@link Tags} instance seen before
+ * allocates nothing. {@link #bind(String, Iterable)} resolves an operation's labels
+ * once for hot paths.
+ */
+public class ControllerOperations {
+
+	/** Default of {@link Builder#maxOperations(int)}. */
+	public static final int DEFAULT_MAX_OPERATIONS = 100;
+
+	private final OperationResolver resolver;
+
+	private final ObservationRecorder recorder;
+
+	private final @Nullable DirectPath direct;
+
+	private final RecordingFailures failures;
+
+	protected ControllerOperations(Builder builder) {
+		this.failures = builder.failures;
+		this.resolver = new OperationResolver(builder.namespace, builder.labelKeys, builder.definitions,
+				builder.limiter, builder.maxOperations, builder.failures);
+		this.recorder = new ObservationRecorder(builder.observationRegistry, builder.failures);
+		this.direct = (builder.directSeries != null) ? new DirectPath(builder.directSeries, builder.predicates,
+				this.resolver.maxCachedNames(), this.resolver.maxLabelValueLength()) : null;
+	}
+
+	/**
+	 * Starts a builder.
+	 * @param observationRegistry the registry the observations go through
+	 * @param failures where recording failures go
+	 * @return a builder with namespace {@code controller}, no operation label keys
+	 * and no operation definitions
+	 */
+	public static Builder builder(ObservationRegistry observationRegistry, RecordingFailures failures) {
+		return new Builder(observationRegistry, failures);
+	}
+
+	/**
+	 * Times {@code work} as {@code operation}.
+	 * @param <T> the result type
+	 * @param operation operation name such as {@code bind} or {@code apply-packing}
+	 * @param tags label values, keys from the configured operation labels
+	 * @param work the work to time
+	 * @return what {@code work} returned
+	 */
+	public <T> T observe(String operation, Iterable<Tag> tags, Supplier<T> work) {
+		if (this.direct != null) {
+			OperationHandle handle = handle(operation, tags);
+			return (handle != null) ? handle.observe(work) : work.get();
+		}
+		return observeChecked(operation, tags, work::get);
+	}
+
+	/**
+	 * Times {@code work} as {@code operation}.
+	 * @param operation operation name such as {@code bind} or {@code apply-packing}
+	 * @param tags label values, keys from the configured operation labels
+	 * @param work the work to time
+	 */
+	public void observe(String operation, Iterable<Tag> tags, Runnable work) {
+		if (this.direct != null) {
+			OperationHandle handle = handle(operation, tags);
+			if (handle != null) {
+				handle.observe(work);
+			}
+			else {
+				work.run();
+			}
+			return;
+		}
+		runChecked(operation, tags, work::run);
+	}
+
+	/**
+	 * Times work that may throw a checked exception, which is rethrown unchanged.
+	 * @param <T> the result type
+	 * @param <E> the checked exception type
+	 * @param operation operation name such as {@code launch}
+	 * @param tags label values, keys from the configured operation labels
+	 * @param work the work to time
+	 * @return what {@code work} returned
+	 * @throws E what {@code work} threw
+	 */
+	public <T, E extends Throwable> T observeChecked(String operation, Iterable<Tag> tags,
+			Observation.CheckedCallable<T, E> work) throws E {
+		if (this.direct != null) {
+			OperationHandle handle = handle(operation, tags);
+			return (handle != null) ? handle.observeChecked(work) : work.call();
+		}
+		return this.recorder.observe(start(operation, tags), work);
+	}
+
+	/**
+	 * Times work without a result that may throw a checked exception, which is
+	 * rethrown unchanged.
+	 * @param <E> the checked exception type
+	 * @param operation operation name such as {@code launch}
+	 * @param tags label values, keys from the configured operation labels
+	 * @param work the work to time
+	 * @throws E what {@code work} threw
+	 */
+	public <E extends Throwable> void runChecked(String operation, Iterable<Tag> tags,
+			Observation.CheckedRunnable<E> work) throws E {
+		observeChecked(operation, tags, () -> {
+			work.run();
+			return null;
+		});
+	}
+
+	/**
+	 * Whether operations are recorded straight into their meters rather than through an
+	 * observation.
+	 * @return whether the direct path is on
+	 */
+	public boolean isRecordingDirectly() {
+		return this.direct != null;
+	}
+
+	/**
+	 * Resolves an operation's labels once, for a hot path that times the same operation
+	 * with the same label values again and again.
+	 * @param operation operation name such as {@code bind}
+	 * @param tags label values, keys from the configured operation labels
+	 * @return the handle; one that runs the work unrecorded when the operation would
+	 * exceed {@link Builder#maxOperations(int) the most operations}
+	 * @throws IllegalArgumentException if the name is {@code null} or has no valid
+	 * snake_case form
+	 */
+	public OperationHandle bind(String operation, Iterable<Tag> tags) {
+		OperationDescriptor descriptor = describe(operation);
+		if (!this.resolver.admit(descriptor)) {
+			return OperationHandle.unrecorded(this.failures);
+		}
+		Tags labels = this.resolver.labels(descriptor, tags);
+		OperationSeries series = null;
+		if (this.direct != null) {
+			try {
+				series = this.direct.series(descriptor, labels);
+			}
+			catch (RuntimeException ex) {
+				// The observation path records (or counts the failure) call by call instead.
+				this.failures.recordUnlessFatal("start of operation " + descriptor.operation(), ex);
+			}
+		}
+		return new OperationHandle(this, descriptor, labels, series,
+				(this.direct != null) ? this.direct.clock() : null, this.failures);
+	}
+
+	/**
+	 * The resolved names, help texts, buckets and label keys of an operation.
+	 * @param operation operation name such as {@code apply-packing}
+	 * @return its descriptor
+	 * @throws IllegalArgumentException if the name is {@code null} or has no valid
+	 * snake_case form
+	 */
+	public OperationDescriptor describe(String operation) {
+		return this.resolver.describe(operation);
+	}
+
+	/**
+	 * The families an operation exposes, as the Prometheus text format will show them,
+	 * whether or not it has been called yet: the duration histogram, its {@code _max}
+	 * gauge and the in-flight gauge.
+	 * @param operation operation name such as {@code bind}
+	 * @param extraLabels label names every controller metric gets besides its own, such as
+	 * common tags
+	 * @param defaultBuckets the shared duration buckets, in seconds
+	 * @return the families
+	 */
+	public List<ExposedFamily> families(String operation, Collection<String> extraLabels,
+			List<Double> defaultBuckets) {
+		return this.resolver.families(operation, extraLabels, defaultBuckets);
+	}
+
+	/**
+	 * Times work through the Observation API with already resolved labels.
+	 */
+	<T, E extends Throwable> T observeResolved(OperationDescriptor descriptor, Tags labels,
+			Observation.CheckedCallable<T, E> work) throws E {
+		return this.recorder.observe(descriptor, labels, work);
+	}
+
+	/**
+	 * The caller's tags whose handles the direct path remembers for an operation.
+	 */
+	Set<Tags> cachedTags(String operation) {
+		return (this.direct != null) ? this.direct.cachedTags(operation) : Set.of();
+	}
+
+	/**
+	 * The handle of a direct-path call, remembered for {@link Tags} instances; or
+	 * {@code null} when the operation cannot be resolved (the failure is recorded and
+	 * the work runs unobserved).
+	 */
+	private @Nullable OperationHandle handle(String operation, Iterable<Tag> tags) {
+		try {
+			Tags key = (tags instanceof Tags given) ? given : (tags != null) ? null : Tags.empty();
+			OperationHandle handle = (key != null) ? this.direct.remembered(operation, key) : null;
+			if (handle != null) {
+				return handle;
+			}
+			handle = bind(operation, tags);
+			if (key != null) {
+				this.direct.remember(operation, key, handle);
+			}
+			return handle;
+		}
+		catch (Throwable ex) {
+			this.failures.recordUnlessFatal("start of operation " + operation, ex);
+			return null;
+		}
+	}
+
+	private Observation start(String operation, Iterable<Tag> tags) {
+		OperationDescriptor descriptor;
+		Tags labels;
+		try {
+			descriptor = describe(operation);
+			if (!this.resolver.admit(descriptor)) {
+				return Observation.NOOP;
+			}
+			labels = this.resolver.labels(descriptor, tags);
+		}
+		catch (Throwable ex) {
+			this.failures.recordUnlessFatal("start of operation " + operation, ex);
+			return Observation.NOOP;
+		}
+		return this.recorder.start(descriptor, labels);
+	}
+
+	/** Builds {@link ControllerOperations}. */
+	public static final class Builder {
+
+		private final ObservationRegistry observationRegistry;
+
+		private final RecordingFailures failures;
+
+		private String namespace = MetricConventions.DEFAULT_NAMESPACE;
+
+		private List<String> labelKeys = MetricConventions.DEFAULT_OPERATION_LABELS;
+
+		private final Map<String, OperationDefinition> definitions = new LinkedHashMap<>();
+
+		private @Nullable CardinalityLimiter limiter;
+
+		private @Nullable OperationSeriesCache directSeries;
+
+		private List<ObservationPredicate> predicates = List.of();
+
+		private int maxOperations = DEFAULT_MAX_OPERATIONS;
+
+		private Builder(ObservationRegistry observationRegistry, RecordingFailures failures) {
+			this.observationRegistry = Objects.requireNonNull(observationRegistry, "observationRegistry");
+			this.failures = Objects.requireNonNull(failures, "failures");
+		}
+
+		/**
+		 * Sets the namespace every operation metric starts with.
+		 * @param namespace snake_case namespace such as {@code karpenter}
+		 * @return this builder
+		 */
+		public Builder namespace(String namespace) {
+			this.namespace = Objects.requireNonNull(namespace, "namespace");
+			return this;
+		}
+
+		/**
+		 * Sets the label keys every operation metric carries.
+		 * @param labelKeys snake_case keys such as {@code provisioner}
+		 * @return this builder
+		 */
+		public Builder labelKeys(List<String> labelKeys) {
+			this.labelKeys = new ArrayList<>(labelKeys);
+			return this;
+		}
+
+		/**
+		 * Adds per-operation settings.
+		 * @param operation the operation name, such as {@code apply-packing}
+		 * @param definition its settings
+		 * @return this builder
+		 */
+		public Builder definition(String operation, OperationDefinition definition) {
+			this.definitions.put(MetricNames.toSnakeCase(operation), definition);
+			return this;
+		}
+
+		/**
+		 * Sets the limits operation label values pass, keyed by the duration histogram's
+		 * Prometheus name.
+		 * @param limiter the limiter, or {@code null} for none
+		 * @return this builder
+		 */
+		public Builder cardinalityLimiter(CardinalityLimiter limiter) {
+			this.limiter = limiter;
+			return this;
+		}
+
+		/**
+		 * Records operations straight into the meter handler's series instead of through
+		 * an observation. Use it only when no handler but
+		 * {@link dev.controllerobservability.internal.operations.OperationMeterObservationHandler} would see operation observations: no
+		 * tracing, no other handler. Operations the registry's predicates switch off by
+		 * name keep going through the (then no-op) observation.
+		 * @param series the handler's series, {@link dev.controllerobservability.internal.operations.OperationMeterObservationHandler#seriesCache()}
+		 * @param predicates the observation registry's predicates
+		 * @return this builder
+		 */
+		public Builder directRecording(OperationSeriesCache series, List<ObservationPredicate> predicates) {
+			this.directSeries = Objects.requireNonNull(series, "series");
+			this.predicates = List.copyOf(predicates);
+			return this;
+		}
+
+		/**
+		 * Sets the most distinct undeclared operations recorded. Declared operations are
+		 * always recorded and do not count; calls of further undeclared operations run
+		 * unrecorded, and each is counted as a recording failure.
+		 * @param maxOperations at least 1
+		 * @return this builder
+		 */
+		public Builder maxOperations(int maxOperations) {
+			if (maxOperations < 1) {
+				throw new IllegalArgumentException("maxOperations must be at least 1, got " + maxOperations);
+			}
+			this.maxOperations = maxOperations;
+			return this;
+		}
+
+		/**
+		 * Builds the operations.
+		 * @return the configured operations
+		 */
+		public ControllerOperations build() {
+			return new ControllerOperations(this);
+		}
+
+	}
+
+}

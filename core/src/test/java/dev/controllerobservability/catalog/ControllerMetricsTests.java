@@ -1,0 +1,258 @@
+package dev.controllerobservability.catalog;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Test;
+
+import dev.controllerobservability.internal.cardinality.CardinalityLimiter;
+import dev.controllerobservability.internal.catalog.MetricCatalog;
+import dev.controllerobservability.internal.metrics.RecordingFailures;
+import dev.controllerobservability.stability.StabilityLevel;
+import dev.controllerobservability.internal.stability.StabilityPolicy;
+import dev.controllerobservability.internal.stability.Version;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+class ControllerMetricsTests {
+
+	private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+
+	private final RecordingFailures failures = new RecordingFailures(this.registry, "karpenter", Duration.ofHours(1));
+
+	private final CardinalityLimiter limiter = CardinalityLimiter.builder(this.registry, "karpenter")
+		.allowLists(Map.of("karpenter_nodes_launched_total", Map.of("zone", Set.of("us-east-1a"))))
+		.maxLabelValues(2)
+		.maxLabelValueLength(64)
+		.build();
+
+	private final List<MetricDefinition> definitions = List.of(
+			MetricDefinition.counter("nodes_launched_total")
+				.help("Number of nodes launched.")
+				.labels("provisioner", "zone")
+				.stability(StabilityLevel.STABLE)
+				.replaces("node_launches_total", "1.4.0")
+				.build(),
+			MetricDefinition.counter("rounds_total")
+				.help("Provisioning rounds.")
+				.labels("result")
+				.labelValues("result", "success", "error")
+				.build(),
+			MetricDefinition.gauge("pending_pods").help("Pending pods.").labels("provisioner").build(),
+			MetricDefinition.gauge("pods_by_phase").help("Pods by phase.").labels("phase").build(),
+			MetricDefinition.histogram("packing_seconds").help("Packing.").unit("seconds").buckets(0.1, 1).build(),
+			MetricDefinition.builder("wait_seconds", MetricType.SUMMARY).help("Wait.").unit("seconds").build(),
+			MetricDefinition.builder("build_info", MetricType.INFO).help("Build.").labels("version").build(),
+			MetricDefinition.counter("pods_bound_total")
+				.help("Pods bound.")
+				.stability(StabilityLevel.ALPHA)
+				.deprecatedVersion("1.4.0")
+				.build(),
+			MetricDefinition.counter("old_total").help("Old.").stability(StabilityLevel.BETA).deprecatedVersion("1.2.0")
+				.build(),
+			MetricDefinition.counter("off_total").help("Off.").build());
+
+	private ControllerMetrics metrics(String version, String... disabled) {
+		return new ControllerMetrics(this.registry, MetricCatalog.of("karpenter", this.definitions),
+				new StabilityPolicy(Version.parse(version), null, Set.of(disabled)), this.limiter, this.failures,
+				List.of(0.5, 5.0));
+	}
+
+	@Test
+	void recordsCountersUnderTheNewAndTheReplacedName() {
+		ControllerMetrics metrics = metrics("1.5.0");
+		metrics.counter("nodes_launched_total", "zone", "us-east-1a", "provisioner", "gpu").increment();
+		metrics.counter("nodes_launched_total", "provisioner", "gpu", "zone", "us-east-1a").increment(2);
+		assertThat(count("karpenter.nodes_launched", "gpu")).isEqualTo(3);
+		assertThat(count("karpenter.node_launches", "gpu")).isEqualTo(3);
+		assertThat(this.registry.get("karpenter.nodes_launched").counter().getId().getDescription())
+			.isEqualTo("[STABLE] Number of nodes launched.");
+		assertThat(this.registry.get("karpenter.node_launches").counter().getId().getDescription())
+			.isEqualTo("[STABLE] (Deprecated since 1.4.0) Number of nodes launched. Replaced by "
+					+ "karpenter_nodes_launched_total.");
+	}
+
+	@Test
+	void dropsTheReplacedNameAfterTheWindowOfItsLevel() {
+		ControllerMetrics metrics = metrics("1.8.0");
+		metrics.counter("nodes_launched_total", "provisioner", "gpu", "zone", "us-east-1a").increment();
+		assertThat(count("karpenter.nodes_launched", "gpu")).isEqualTo(1);
+		assertThat(this.registry.find("karpenter.node_launches").meters()).isEmpty();
+		assertThat(this.registry.get("karpenter.hidden_metrics").counter().count()).isEqualTo(3);
+	}
+
+	@Test
+	void presetsSeriesWhoseLabelValuesAreAllKnown() {
+		metrics("1.4.0");
+		assertThat(this.registry.get("karpenter.rounds").tags("result", "success").counter().count()).isZero();
+		assertThat(this.registry.get("karpenter.rounds").tags("result", "error").counter().count()).isZero();
+		assertThat(this.registry.find("karpenter.nodes_launched").meters()).isEmpty();
+	}
+
+	@Test
+	void hidesDeprecatedAndDisabledMetricsAndCountsThem() {
+		ControllerMetrics metrics = metrics("1.4.0", "karpenter_off_total");
+		metrics.counter("pods_bound_total").increment();
+		metrics.counter("old_total").increment();
+		metrics.counter("off_total").increment();
+		assertThat(this.registry.get("karpenter.pods_bound").counter().getId().getDescription())
+			.isEqualTo("[ALPHA] (Deprecated since 1.4.0) Pods bound.");
+		assertThat(this.registry.find("karpenter.old").meters()).isEmpty();
+		assertThat(this.registry.find("karpenter.off").meters()).isEmpty();
+		assertThat(this.registry.get("karpenter.hidden_metrics").counter().count()).isEqualTo(1);
+		assertThat(this.registry.get("karpenter.disabled_metrics").counter().count()).isEqualTo(1);
+		assertThat(this.registry.get("karpenter.registered_metrics")
+			.tags("stability_level", "ALPHA", "deprecated_version", "1.4.0")
+			.counter()
+			.count()).isEqualTo(1);
+		assertThat(this.registry.get("karpenter.registered_metrics")
+			.tags("stability_level", "STABLE", "deprecated_version", "")
+			.counter()
+			.count()).isEqualTo(1);
+		assertThat(this.registry.get("karpenter.registered_metrics")
+			.tags("stability_level", "ALPHA", "deprecated_version", "")
+			.counter()
+			.count()).isEqualTo(6);
+	}
+
+	@Test
+	void setsGaugesAndBacksThemByFunctions() {
+		ControllerMetrics metrics = metrics("1.4.0");
+		metrics.gauge("pending_pods", "provisioner", "gpu").set(7);
+		AtomicInteger queue = new AtomicInteger(3);
+		metrics.gauge("pending_pods", queue, AtomicInteger::get, "provisioner", "spot");
+		queue.set(4);
+		assertThat(this.registry.get("karpenter.pending_pods").tags("provisioner", "gpu").gauge().value()).isEqualTo(7);
+		assertThat(this.registry.get("karpenter.pending_pods").tags("provisioner", "spot").gauge().value())
+			.isEqualTo(4);
+	}
+
+	@Test
+	void observesHistogramsWithTheirBucketsAndSummariesWithout() {
+		ControllerMetrics metrics = metrics("1.4.0");
+		metrics.histogram("packing_seconds").observe(0.3);
+		metrics.histogram("wait_seconds").observe(2);
+		assertThat(this.registry.get("karpenter.packing_seconds").summary().takeSnapshot().histogramCounts())
+			.extracting((bucket) -> bucket.bucket())
+			.containsExactly(0.1, 1.0);
+		assertThat(this.registry.get("karpenter.wait_seconds").summary().takeSnapshot().histogramCounts()).isEmpty();
+		assertThat(this.registry.get("karpenter.wait_seconds").summary().count()).isEqualTo(1);
+	}
+
+	@Test
+	void exposesInfoMetrics() {
+		metrics("1.4.0").info("build_info", "version", "1.4.0");
+		assertThat(this.registry.get("karpenter.build.info").tags("version", "1.4.0").gauge().value()).isEqualTo(1);
+	}
+
+	@Test
+	void collectsSeriesAndDropsTheOnesNoLongerReported() {
+		ControllerMetrics metrics = metrics("1.4.0");
+		Map<String, Integer> phases = new ConcurrentHashMap<>(Map.of("Pending", 2, "Running", 5));
+		metrics.collect("pods_by_phase", (samples) -> phases.forEach((phase, count) -> samples.add(count, "phase", phase)));
+		metrics.refreshCollectors();
+		assertThat(phaseValue("Pending")).isEqualTo(2);
+		assertThat(phaseValue("Running")).isEqualTo(5);
+		phases.remove("Pending");
+		phases.put("Running", 6);
+		metrics.refreshCollectors();
+		assertThat(this.registry.find("karpenter.pods_by_phase").tags("phase", "Pending").gauge()).isNull();
+		assertThat(phaseValue("Running")).isEqualTo(6);
+	}
+
+	@Test
+	void capsTheSeriesOfEachScrapeOfACollector() {
+		CardinalityLimiter capped = CardinalityLimiter.builder(this.registry, "karpenter").maxSeriesPerMetric(3).build();
+		ControllerMetrics metrics = new ControllerMetrics(this.registry, MetricCatalog.of("karpenter", this.definitions),
+				StabilityPolicy.showAll(), capped, this.failures, List.of(0.5, 5.0));
+		Map<String, Integer> phases = new ConcurrentHashMap<>(Map.of("A", 1, "B", 2, "C", 3, "D", 4, "E", 5));
+		metrics.collect("pods_by_phase", (samples) -> phases.forEach((phase, count) -> samples.add(count, "phase", phase)));
+		metrics.refreshCollectors();
+		assertThat(this.registry.find("karpenter.pods_by_phase").gauges()).hasSize(4);
+		assertThat(phaseValue("overflow")).isEqualTo(15 - this.registry.find("karpenter.pods_by_phase")
+			.gauges()
+			.stream()
+			.filter((gauge) -> !"overflow".equals(gauge.getId().getTag("phase")))
+			.mapToDouble((gauge) -> gauge.value())
+			.sum());
+		assertThat(this.registry.get("karpenter.cardinality_enforcement_series_overflows").counter().count())
+			.isEqualTo(2);
+		// Series a collector no longer reports free their place: the cap is per scrape.
+		phases.clear();
+		phases.putAll(Map.of("F", 6, "G", 7));
+		metrics.refreshCollectors();
+		assertThat(this.registry.find("karpenter.pods_by_phase").gauges()).extracting((gauge) -> gauge.getId()
+			.getTag("phase")).containsExactlyInAnyOrder("F", "G");
+	}
+
+	@Test
+	void sendsLabelSetsBeyondTheSeriesCapToTheOverflowSeries() {
+		CardinalityLimiter capped = CardinalityLimiter.builder(this.registry, "karpenter").maxSeriesPerMetric(2).build();
+		ControllerMetrics metrics = new ControllerMetrics(this.registry, MetricCatalog.of("karpenter", this.definitions),
+				StabilityPolicy.showAll(), capped, this.failures, List.of(0.5, 5.0));
+		for (String provisioner : new String[] { "a", "b", "c", "d", "a" }) {
+			metrics.gauge("pending_pods", "provisioner", provisioner).set(1);
+		}
+		assertThat(this.registry.find("karpenter.pending_pods").gauges()).extracting((gauge) -> gauge.getId()
+			.getTag("provisioner")).containsExactlyInAnyOrder("a", "b", "overflow");
+	}
+
+	@Test
+	void appliesAllowListsAndTheCapToLabelValues() {
+		ControllerMetrics metrics = metrics("1.4.0");
+		metrics.counter("nodes_launched_total", "provisioner", "a", "zone", "eu-west-1").increment();
+		metrics.gauge("pending_pods", "provisioner", "a").set(1);
+		metrics.gauge("pending_pods", "provisioner", "b").set(1);
+		metrics.gauge("pending_pods", "provisioner", "c").set(1);
+		assertThat(this.registry.get("karpenter.nodes_launched").tags("zone", "unexpected").counter().count())
+			.isEqualTo(1);
+		assertThat(this.registry.find("karpenter.pending_pods").gauges()).extracting((gauge) -> gauge.getId()
+			.getTag("provisioner")).containsExactlyInAnyOrder("a", "b", "unexpected");
+	}
+
+	@Test
+	void explainsUndeclaredNamesAndLabelsAtTheCallSite() {
+		ControllerMetrics metrics = metrics("1.4.0");
+		assertThatIllegalArgumentException().isThrownBy(() -> metrics.counter("nodes_total"))
+			.withMessageStartingWith("Metric 'nodes_total' is not declared; declared metrics are [build_info, ")
+			.withMessageContaining("controller.observability.metrics");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> metrics.counter("nodes_launched_total", "provisioner", "a", "pod", "x"))
+			.withMessage("Label 'pod' is not declared for metric 'nodes_launched_total'; its labels are "
+					+ "[provisioner, zone]");
+		assertThatIllegalArgumentException().isThrownBy(() -> metrics.counter("nodes_launched_total", "provisioner", "a"))
+			.withMessageContaining("Label 'zone' of metric 'nodes_launched_total' has no value");
+		assertThatIllegalArgumentException().isThrownBy(() -> metrics.gauge("nodes_launched_total"))
+			.withMessageContaining("is declared as a counter, not a gauge");
+	}
+
+	@Test
+	void neverThrowsRegistryFailuresIntoTheCaller() {
+		ControllerMetrics metrics = metrics("1.4.0");
+		this.registry.config().meterFilter(new io.micrometer.core.instrument.config.MeterFilter() {
+			@Override
+			public Meter.Id map(Meter.Id id) {
+				throw new IllegalStateException("broken filter");
+			}
+		});
+		metrics.counter("nodes_launched_total", "provisioner", "z", "zone", "us-east-1a").increment();
+		metrics.gauge("pending_pods", "provisioner", "z").set(3);
+		assertThat(this.failures.count()).isEqualTo(2);
+	}
+
+	private double count(String name, String provisioner) {
+		return this.registry.get(name).tags("provisioner", provisioner).counter().count();
+	}
+
+	private double phaseValue(String phase) {
+		return this.registry.get("karpenter.pods_by_phase").tags("phase", phase).gauge().value();
+	}
+
+}

@@ -1,0 +1,90 @@
+package dev.controllerobservability.internal.kubernetes;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
+import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+
+import dev.controllerobservability.internal.kubernetes.KubernetesConventions;
+import dev.controllerobservability.internal.metrics.MetricConventions;
+
+/**
+ * controller-runtime's three histograms as controller-runtime declares them: classic
+ * buckets and, at once, native buckets (bucket factor 1.1, at most 100 buckets, reset
+ * after an hour). Micrometer has no native histograms, so they are prometheus-metrics-core
+ * histograms registered straight with the application's {@link PrometheusRegistry}. The
+ * text format carries their classic buckets; the protobuf format, which Prometheus asks
+ * for when native histograms are enabled, carries both.
+ */
+public final class ControllerRuntimeHistograms {
+
+	public static final String RECONCILE_TIME = "controller_runtime_reconcile_time_seconds";
+
+	public static final String QUEUE_DURATION = "workqueue_queue_duration_seconds";
+
+	public static final String WORK_DURATION = "workqueue_work_duration_seconds";
+
+	private final Histogram reconcileTime;
+
+	private final Histogram queueDuration;
+
+	private final Histogram workDuration;
+
+	/**
+	 * Creates the histograms and registers those not disabled.
+	 * @param registry the application's Prometheus registry
+	 * @param disabled Prometheus names not to register (they are still recorded, unseen)
+	 */
+	public ControllerRuntimeHistograms(PrometheusRegistry registry, Collection<String> disabled) {
+		this.reconcileTime = histogram(RECONCILE_TIME, "Length of time per reconciliation per controller",
+				MetricConventions.CONTROLLER_RUNTIME_DURATION_BUCKETS, "controller");
+		this.queueDuration = histogram(QUEUE_DURATION,
+				"How long in seconds an item stays in workqueue before being requested",
+				KubernetesConventions.WORKQUEUE_BUCKETS, "name", "controller");
+		this.workDuration = histogram(WORK_DURATION, "How long in seconds processing an item from workqueue takes.",
+				KubernetesConventions.WORKQUEUE_BUCKETS, "name", "controller");
+		for (Histogram histogram : List.of(this.reconcileTime, this.queueDuration, this.workDuration)) {
+			if (!disabled.contains(histogram.getPrometheusName())) {
+				registry.register(histogram);
+			}
+		}
+	}
+
+	/**
+	 * The series of one controller.
+	 * @param controller the controller name
+	 * @return its reconcile time, queue duration and work duration series
+	 */
+	public Series forController(String controller) {
+		return new Series(this.reconcileTime.labelValues(controller),
+				this.queueDuration.labelValues(controller, controller),
+				this.workDuration.labelValues(controller, controller));
+	}
+
+	private static Histogram histogram(String name, String help, List<Double> buckets, String... labels) {
+		return Histogram.builder()
+			.name(name)
+			.help(help)
+			.labelNames(labels)
+			.classicUpperBounds(buckets.stream().mapToDouble(Double::doubleValue).toArray())
+			.nativeInitialSchema(KubernetesConventions.NATIVE_HISTOGRAM_SCHEMA)
+			.nativeMaxNumberOfBuckets(KubernetesConventions.NATIVE_HISTOGRAM_MAX_BUCKETS)
+			.nativeResetDuration(KubernetesConventions.NATIVE_HISTOGRAM_RESET.toMinutes(), TimeUnit.MINUTES)
+			.withoutExemplars()
+			.build();
+	}
+
+	/**
+	 * One controller's histogram series, in seconds.
+	 * @param reconcileTime {@code controller_runtime_reconcile_time_seconds{controller}}
+	 * @param queueDuration {@code workqueue_queue_duration_seconds{name,controller}}
+	 * @param workDuration {@code workqueue_work_duration_seconds{name,controller}}
+	 */
+	public record Series(DistributionDataPoint reconcileTime, DistributionDataPoint queueDuration,
+			DistributionDataPoint workDuration) {
+	}
+
+}

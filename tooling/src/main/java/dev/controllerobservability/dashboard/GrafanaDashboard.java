@@ -1,0 +1,308 @@
+package dev.controllerobservability.dashboard;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import dev.controllerobservability.docs.Json;
+import dev.controllerobservability.docs.ReferenceEntry;
+import dev.controllerobservability.internal.operations.OperationDescriptor;
+
+/**
+ * Generates a Grafana dashboard: per operation a rate panel by result, a latency heat
+ * map, p50/p90/p99 and in-flight panels; a panel per catalog metric chosen by its type;
+ * template variables for the Prometheus data source, the scrape job and the first
+ * operation label (such as {@code provisioner}). Example:
+ * <pre>{@code
+ * String json = GrafanaDashboard.builder("Demo controller", "karpenter")
+ *     .operations(descriptors).catalog(entries).build().toJson();
+ * }</pre>
+ */
+public final class GrafanaDashboard {
+
+	private static final int WIDTH = 24;
+
+	private static final int HEIGHT = 8;
+
+	private final Builder builder;
+
+	private final List<Map<String, Object>> panels = new ArrayList<>();
+
+	private int y;
+
+	private GrafanaDashboard(Builder builder) {
+		this.builder = builder;
+	}
+
+	/**
+	 * Starts a dashboard.
+	 * @param title the dashboard title
+	 * @param namespace the controller's namespace, for the job variable and the uid
+	 * @return a builder
+	 */
+	public static Builder builder(String title, String namespace) {
+		return new Builder(title, namespace);
+	}
+
+	/**
+	 * Every PromQL expression of the dashboard's panels, for checking them.
+	 * @return the expressions, in panel order
+	 */
+	public List<String> expressions() {
+		List<String> expressions = new ArrayList<>();
+		for (Map<String, Object> panel : this.panels) {
+			@SuppressWarnings("unchecked")
+			List<Map<String, Object>> targets = (List<Map<String, Object>>) panel.get("targets");
+			if (targets != null) {
+				targets.forEach((target) -> expressions.add((String) target.get("expr")));
+			}
+		}
+		return expressions;
+	}
+
+	/**
+	 * Renders the dashboard JSON, ready to import.
+	 * @return the JSON
+	 */
+	public String toJson() {
+		Map<String, Object> dashboard = new LinkedHashMap<>();
+		dashboard.put("title", this.builder.title);
+		dashboard.put("uid", this.builder.namespace + "-controller");
+		dashboard.put("tags", List.of("controller-observability", this.builder.namespace));
+		dashboard.put("schemaVersion", 39);
+		dashboard.put("timezone", "browser");
+		dashboard.put("refresh", "30s");
+		dashboard.put("time", Map.of("from", "now-1h", "to", "now"));
+		dashboard.put("templating", Map.of("list", variables()));
+		dashboard.put("panels", this.panels);
+		return Json.write(dashboard);
+	}
+
+	private GrafanaDashboard generate() {
+		for (OperationDescriptor operation : this.builder.operations) {
+			row(operation.operation().replace('_', ' ') + " operation");
+			String family = operation.familyName();
+			String selector = selector(true);
+			String window = this.builder.window;
+			panel("timeseries", operation.operation() + " rate by result", "ops",
+					target("sum by (result) (rate(" + family + "_count" + selector + "[" + window + "]))",
+							"{{result}}", false));
+			panel("heatmap", operation.operation() + " latency", "s",
+					target("sum by (le) (rate(" + family + "_bucket" + selector + "[" + window + "]))", "{{le}}", true));
+			List<Map<String, Object>> quantiles = new ArrayList<>();
+			for (String quantile : new String[] { "0.5", "0.9", "0.99" }) {
+				quantiles.add(target("histogram_quantile(" + quantile + ", sum by (le) (rate(" + family + "_bucket"
+						+ selector + "[" + window + "])))", "p" + quantile.substring(2) + (quantile.length() == 3 ? "0" : ""),
+						false));
+			}
+			panel("timeseries", operation.operation() + " latency p50 / p90 / p99", "s", quantiles);
+			panel("timeseries", operation.operation() + " in flight", "short",
+					target("sum by (" + String.join(", ", operation.labelKeys()) + ") (" + operation.inFlightFamilyName()
+							+ selector + ")", legend(operation.labelKeys()), false));
+		}
+		List<ReferenceEntry> catalog = this.builder.catalog;
+		if (!catalog.isEmpty()) {
+			row("Catalog metrics");
+		}
+		for (ReferenceEntry entry : catalog) {
+			List<String> labels = entry.labels().stream().filter((label) -> !this.builder.hiddenLabels.contains(label))
+				.toList();
+			String selector = selector(labels.contains(this.builder.selectorLabel));
+			String by = labels.isEmpty() ? "" : " by (" + String.join(", ", labels) + ")";
+			String name = entry.name();
+			String window = this.builder.window;
+			switch (entry.type()) {
+				case "counter" -> panel("timeseries", name, "cps",
+						target("sum" + by + " (rate(" + name + selector + "[" + window + "]))", legend(labels), false));
+				case "histogram" -> panel("timeseries", name + " p99", "short",
+						target("histogram_quantile(0.99, sum by (" + String.join(", ", append(labels, "le")) + ") (rate("
+								+ name + "_bucket" + selector + "[" + window + "])))", legend(labels), false));
+				case "summary" -> panel("timeseries", name + " mean", "short",
+						target("sum" + by + " (rate(" + name + "_sum" + selector + "[" + window + "])) / sum" + by
+								+ " (rate(" + name + "_count" + selector + "[" + window + "]))", legend(labels), false));
+				default -> panel(name.endsWith("_info") ? "table" : "timeseries", name, "short",
+						target("sum" + by + " (" + name + selector + ")", legend(labels), false));
+			}
+		}
+		return this;
+	}
+
+	private List<Map<String, Object>> variables() {
+		List<Map<String, Object>> variables = new ArrayList<>();
+		Map<String, Object> datasource = new LinkedHashMap<>();
+		datasource.put("name", "datasource");
+		datasource.put("label", "Data source");
+		datasource.put("type", "datasource");
+		datasource.put("query", "prometheus");
+		variables.add(datasource);
+		variables.add(queryVariable("job", "Job",
+				"label_values(" + this.builder.namespace + "_observability_errors_total, job)"));
+		if (this.builder.selectorLabel != null && !this.builder.operations.isEmpty()) {
+			variables.add(queryVariable(this.builder.selectorLabel, this.builder.selectorLabel,
+					"label_values(" + this.builder.operations.get(0).familyName() + "_count, "
+							+ this.builder.selectorLabel + ")"));
+		}
+		return variables;
+	}
+
+	private Map<String, Object> queryVariable(String name, String label, String query) {
+		Map<String, Object> variable = new LinkedHashMap<>();
+		variable.put("name", name);
+		variable.put("label", label);
+		variable.put("type", "query");
+		variable.put("datasource", datasource());
+		variable.put("query", query);
+		variable.put("refresh", 2);
+		variable.put("includeAll", true);
+		variable.put("multi", true);
+		variable.put("allValue", ".*");
+		return variable;
+	}
+
+	private String selector(boolean withSelectorLabel) {
+		String job = "job=~\"$job\"";
+		return (withSelectorLabel && this.builder.selectorLabel != null)
+				? "{" + job + ", " + this.builder.selectorLabel + "=~\"$" + this.builder.selectorLabel + "\"}"
+				: "{" + job + "}";
+	}
+
+	private void row(String title) {
+		Map<String, Object> row = new LinkedHashMap<>();
+		row.put("type", "row");
+		row.put("title", title);
+		row.put("collapsed", false);
+		row.put("gridPos", Map.of("h", 1, "w", WIDTH, "x", 0, "y", this.y));
+		this.y++;
+		this.panels.add(row);
+	}
+
+	private void panel(String type, String title, String unit, Map<String, Object> target) {
+		panel(type, title, unit, List.of(target));
+	}
+
+	private void panel(String type, String title, String unit, List<Map<String, Object>> targets) {
+		int index = this.panels.size();
+		Map<String, Object> panel = new LinkedHashMap<>();
+		panel.put("type", type);
+		panel.put("title", title);
+		panel.put("datasource", datasource());
+		panel.put("gridPos", Map.of("h", HEIGHT, "w", WIDTH / 2, "x", (index % 2 == 0) ? 0 : WIDTH / 2, "y", this.y));
+		panel.put("fieldConfig", Map.of("defaults", Map.of("unit", unit), "overrides", List.of()));
+		List<Map<String, Object>> refs = new ArrayList<>();
+		char refId = 'A';
+		for (Map<String, Object> target : targets) {
+			Map<String, Object> withRef = new LinkedHashMap<>(target);
+			withRef.put("refId", String.valueOf(refId++));
+			refs.add(withRef);
+		}
+		panel.put("targets", refs);
+		this.panels.add(panel);
+		if (index % 2 == 1) {
+			this.y += HEIGHT;
+		}
+	}
+
+	private static Map<String, Object> target(String expr, String legend, boolean heatmap) {
+		Map<String, Object> target = new LinkedHashMap<>();
+		target.put("datasource", datasource());
+		target.put("expr", expr);
+		target.put("legendFormat", legend);
+		if (heatmap) {
+			target.put("format", "heatmap");
+		}
+		return target;
+	}
+
+	private static Map<String, Object> datasource() {
+		return Map.of("type", "prometheus", "uid", "${datasource}");
+	}
+
+	private static String legend(List<String> labels) {
+		return labels.isEmpty() ? "__auto" : String.join(" ", labels.stream().map((label) -> "{{" + label + "}}").toList());
+	}
+
+	private static List<String> append(List<String> labels, String label) {
+		List<String> result = new ArrayList<>(labels);
+		result.add(label);
+		return result;
+	}
+
+	/** Builds a {@link GrafanaDashboard}. */
+	public static final class Builder {
+
+		private final String title;
+
+		private final String namespace;
+
+		private List<OperationDescriptor> operations = List.of();
+
+		private List<ReferenceEntry> catalog = List.of();
+
+		private Set<String> hiddenLabels = Set.of();
+
+		private String selectorLabel;
+
+		private String window = "5m";
+
+		private Builder(String title, String namespace) {
+			this.title = title;
+			this.namespace = namespace;
+		}
+
+		/**
+		 * Sets the operations to draw; the first label of the first one becomes a template
+		 * variable.
+		 * @param operations the operations
+		 * @return this builder
+		 */
+		public Builder operations(List<OperationDescriptor> operations) {
+			this.operations = List.copyOf(operations);
+			if (!operations.isEmpty() && !operations.get(0).labelKeys().isEmpty()) {
+				this.selectorLabel = operations.get(0).labelKeys().get(0);
+			}
+			return this;
+		}
+
+		/**
+		 * Sets the catalog metrics to draw.
+		 * @param catalog the metrics
+		 * @return this builder
+		 */
+		public Builder catalog(List<ReferenceEntry> catalog) {
+			this.catalog = List.copyOf(catalog);
+			return this;
+		}
+
+		/**
+		 * Sets labels not to group by, such as common tags.
+		 * @param hiddenLabels the labels
+		 * @return this builder
+		 */
+		public Builder hiddenLabels(Set<String> hiddenLabels) {
+			this.hiddenLabels = Set.copyOf(hiddenLabels);
+			return this;
+		}
+
+		/**
+		 * Sets the rate window.
+		 * @param window a Prometheus duration such as {@code 5m}
+		 * @return this builder
+		 */
+		public Builder window(String window) {
+			this.window = window;
+			return this;
+		}
+
+		/**
+		 * Builds the dashboard.
+		 * @return the dashboard
+		 */
+		public GrafanaDashboard build() {
+			return new GrafanaDashboard(this).generate();
+		}
+
+	}
+
+}
