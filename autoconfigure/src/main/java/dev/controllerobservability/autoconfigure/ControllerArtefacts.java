@@ -16,11 +16,12 @@ import dev.controllerobservability.lint.MetricsLinter;
 import dev.controllerobservability.operations.ControllerOperations;
 import dev.controllerobservability.internal.operations.OperationDescriptor;
 import dev.controllerobservability.rules.RuleSet;
+import dev.controllerobservability.rules.ScrapeTarget;
 
 /**
  * The deployable artefacts of the running controller: the Prometheus rules file, the
- * {@code PrometheusRule} manifest and the Grafana dashboard, all generated from the
- * configuration. Write them for deployment:
+ * {@code PrometheusRule}, {@code ServiceMonitor} and {@code PodMonitor} manifests and the
+ * Grafana dashboard, all generated from the configuration. Write them for deployment:
  * <pre>{@code
  * Files.writeString(dir.resolve("rules.yaml"), artefacts.rulesFile());
  * Files.writeString(dir.resolve("dashboard.json"), artefacts.dashboard());
@@ -42,9 +43,11 @@ public class ControllerArtefacts {
 
 	private final String applicationName;
 
+	private final ScrapeTarget scrapeTarget;
+
 	public ControllerArtefacts(RuleSet rules, ControllerObservabilitySettings settings,
 			ControllerObservabilityProperties properties, ControllerOperations operations, ControllerMetrics metrics,
-			MetricsLinter linter, String applicationName) {
+			MetricsLinter linter, String applicationName, ScrapeTarget scrapeTarget) {
 		this.rules = rules;
 		this.settings = settings;
 		this.properties = properties;
@@ -52,6 +55,7 @@ public class ControllerArtefacts {
 		this.metrics = metrics;
 		this.linter = linter;
 		this.applicationName = applicationName;
+		this.scrapeTarget = scrapeTarget;
 	}
 
 	/**
@@ -80,6 +84,24 @@ public class ControllerArtefacts {
 	}
 
 	/**
+	 * The {@code monitoring.coreos.com/v1} {@code ServiceMonitor} that has the Prometheus
+	 * Operator scrape the controller through its Service.
+	 * @return the YAML
+	 */
+	public String serviceMonitor() {
+		return this.scrapeTarget.toServiceMonitor();
+	}
+
+	/**
+	 * The {@code monitoring.coreos.com/v1} {@code PodMonitor} that has the Prometheus
+	 * Operator scrape the controller's pods directly.
+	 * @return the YAML
+	 */
+	public String podMonitor() {
+		return this.scrapeTarget.toPodMonitor();
+	}
+
+	/**
 	 * The Grafana dashboard of the declared operations and the catalog.
 	 * @return the dashboard
 	 */
@@ -105,11 +127,12 @@ public class ControllerArtefacts {
 
 	/**
 	 * The artefacts by endpoint format name.
-	 * @return {@code prometheus}, {@code prometheusrule} and {@code dashboard}
+	 * @return {@code prometheus}, {@code prometheusrule}, {@code servicemonitor},
+	 * {@code podmonitor} and {@code dashboard}
 	 */
 	Map<String, Supplier<String>> byFormat() {
-		return Map.of("prometheus", this::rulesFile, "prometheusrule", this::prometheusRule, "dashboard",
-				() -> dashboard().toJson());
+		return Map.of("prometheus", this::rulesFile, "prometheusrule", this::prometheusRule, "servicemonitor",
+				this::serviceMonitor, "podmonitor", this::podMonitor, "dashboard", () -> dashboard().toJson());
 	}
 
 }

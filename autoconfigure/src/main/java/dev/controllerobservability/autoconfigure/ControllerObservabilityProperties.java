@@ -129,6 +129,12 @@ public class ControllerObservabilityProperties {
 	private final Rules rules = new Rules();
 
 	/**
+	 * How Prometheus scrapes the controller, for the generated ServiceMonitor and
+	 * PodMonitor.
+	 */
+	private final Scrape scrape = new Scrape();
+
+	/**
 	 * Kubernetes client, operator and leader election metrics under their standard
 	 * (un-namespaced) names.
 	 */
@@ -248,6 +254,10 @@ public class ControllerObservabilityProperties {
 
 	public Lint getLint() {
 		return this.lint;
+	}
+
+	public Scrape getScrape() {
+		return this.scrape;
 	}
 
 	public Map<String, Alert> getAlerts() {
@@ -571,6 +581,55 @@ public class ControllerObservabilityProperties {
 	/**
 	 * Linting of the exposed metrics.
 	 */
+	/**
+	 * How Prometheus scrapes the controller: the port, path and interval of the generated
+	 * ServiceMonitor and PodMonitor.
+	 */
+	public static class Scrape {
+
+		/**
+		 * Name of the Service or container port that serves the scrape endpoint. Defaults to
+		 * "http", or "management" when management.server.port is set.
+		 */
+		private String port;
+
+		/**
+		 * Scrape interval, a Prometheus duration.
+		 */
+		private String interval = "30s";
+
+		/**
+		 * Labels of the Service (ServiceMonitor) or pods (PodMonitor) to scrape. Defaults
+		 * to app.kubernetes.io/name set to spring.application.name.
+		 */
+		private Map<String, String> selector = new LinkedHashMap<>();
+
+		public String getPort() {
+			return this.port;
+		}
+
+		public void setPort(String port) {
+			this.port = port;
+		}
+
+		public String getInterval() {
+			return this.interval;
+		}
+
+		public void setInterval(String interval) {
+			this.interval = interval;
+		}
+
+		public Map<String, String> getSelector() {
+			return this.selector;
+		}
+
+		public void setSelector(Map<String, String> selector) {
+			this.selector = selector;
+		}
+
+	}
+
 	public static class Lint {
 
 		/**

@@ -45,8 +45,9 @@ public final class ControllerRulesAndLintAutoConfiguration {
 	ControllerArtefacts controllerArtefacts(RuleSet rules, ControllerObservabilitySettings settings,
 			ControllerObservabilityProperties properties, ControllerOperations operations, ControllerMetrics metrics,
 			MetricsLinter linter, Environment environment) {
-		return new ControllerArtefacts(rules, settings, properties, operations, metrics, linter,
-				environment.getProperty("spring.application.name", settings.namespace()));
+		String applicationName = environment.getProperty("spring.application.name", settings.namespace());
+		return new ControllerArtefacts(rules, settings, properties, operations, metrics, linter, applicationName,
+				ScrapeTargetFactory.create(properties, environment, applicationName));
 	}
 
 	@Bean

@@ -12,7 +12,9 @@ import dev.controllerobservability.rules.RuleSet;
 /**
  * {@code /actuator/controllerrules}: the alert and recording rules as JSON;
  * {@code /actuator/controllerrules/prometheus} the rules file,
- * {@code /actuator/controllerrules/prometheusrule} the {@code PrometheusRule} manifest and
+ * {@code /actuator/controllerrules/prometheusrule} the {@code PrometheusRule} manifest,
+ * {@code /actuator/controllerrules/servicemonitor} and {@code .../podmonitor} the
+ * {@code ServiceMonitor} and {@code PodMonitor} manifests, and
  * {@code /actuator/controllerrules/dashboard} the Grafana dashboard. Not exposed unless
  * listed in {@code management.endpoints.web.exposure.include}.
  */
@@ -39,7 +41,8 @@ public class ControllerRulesEndpoint {
 
 	/**
 	 * One rendered artefact.
-	 * @param format {@code prometheus}, {@code prometheusrule} or {@code dashboard}
+	 * @param format {@code prometheus}, {@code prometheusrule}, {@code servicemonitor},
+	 * {@code podmonitor} or {@code dashboard}
 	 * @return its text, or {@code null} (404) for another format
 	 */
 	@ReadOperation(produces = "text/plain")

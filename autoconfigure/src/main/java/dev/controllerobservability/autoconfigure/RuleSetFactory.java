@@ -85,30 +85,37 @@ final class RuleSetFactory {
 					"a rule group needs a name; promtool and Prometheus reject a group without one",
 					"Set a name such as '" + settings.namespace() + ".rules', or remove the property for that default");
 		}
-		prometheusRuleLabels(properties.getRules().getPrometheusRuleLabels());
+		kubernetesLabels(PREFIX + "rules.prometheus-rule-labels", properties.getRules().getPrometheusRuleLabels(),
+				"PrometheusRule");
 		return new RuleSet(group, recordingRules, alerts);
 	}
 
-	/** Kubernetes label syntax, which the API server enforces on the PrometheusRule. */
-	private static void prometheusRuleLabels(Map<String, String> labels) {
+	/**
+	 * Kubernetes label syntax, which the API server enforces.
+	 * @param prefix the property of the labels, such as
+	 * {@code controller.observability.rules.prometheus-rule-labels}
+	 * @param labels the labels
+	 * @param resource the kind of resource that would carry them, for the message
+	 */
+	static void kubernetesLabels(String prefix, Map<String, String> labels, String resource) {
 		labels.forEach((key, value) -> {
-			String property = PREFIX + "rules.prometheus-rule-labels[" + key + "]";
+			String property = prefix + "[" + key + "]";
 			int slash = key.lastIndexOf('/');
-			String prefix = (slash >= 0) ? key.substring(0, slash) : null;
+			String keyPrefix = (slash >= 0) ? key.substring(0, slash) : null;
 			String name = key.substring(slash + 1);
-			if ((prefix != null && (prefix.length() > 253 || !KUBERNETES_LABEL_PREFIX.matcher(prefix).matches()))
+			if ((keyPrefix != null && (keyPrefix.length() > 253 || !KUBERNETES_LABEL_PREFIX.matcher(keyPrefix).matches()))
 					|| name.length() > 63 || !KUBERNETES_LABEL_NAME.matcher(name).matches()) {
 				throw new InvalidObservabilityPropertyException(property, key,
 						"'" + key + "' is not a Kubernetes label key (an optional DNS prefix and '/', then at most 63 "
 								+ "letters, digits, '-', '_' or '.', starting and ending with a letter or digit), so "
-								+ "the API server rejects the PrometheusRule",
+								+ "the API server rejects the " + resource,
 						"Use a key such as 'release' or '[app.kubernetes.io/part-of]' (brackets keep '.' and '/')");
 			}
 			if (value == null || value.length() > 63
 					|| (!value.isEmpty() && !KUBERNETES_LABEL_NAME.matcher(value).matches())) {
 				throw new InvalidObservabilityPropertyException(property, value,
 						"a Kubernetes label value has at most 63 letters, digits, '-', '_' or '.', starting and ending "
-								+ "with a letter or digit, so the API server rejects the PrometheusRule",
+								+ "with a letter or digit, so the API server rejects the " + resource,
 						"Use a value such as 'prometheus'");
 			}
 		});

@@ -80,6 +80,8 @@ class ReferenceDocsTests {
 				.render(this.reference.entries(), "Stable and beta metrics of the demo controller; refresh with: " + REFRESH));
 			Files.writeString(REFERENCE.resolve("rules.yaml"), this.artefacts.rulesFile());
 			Files.writeString(REFERENCE.resolve("prometheusrule.yaml"), this.artefacts.prometheusRule());
+			Files.writeString(REFERENCE.resolve("servicemonitor.yaml"), this.artefacts.serviceMonitor());
+			Files.writeString(REFERENCE.resolve("podmonitor.yaml"), this.artefacts.podMonitor());
 			Files.writeString(REFERENCE.resolve("dashboard.json"), this.artefacts.dashboard().toJson());
 		}
 	}
@@ -112,6 +114,12 @@ class ReferenceDocsTests {
 		assertThat(Files.readString(REFERENCE.resolve("prometheusrule.yaml")))
 			.as("prometheusrule.yaml is stale; refresh with: " + REFRESH)
 			.isEqualTo(this.artefacts.prometheusRule());
+		assertThat(Files.readString(REFERENCE.resolve("servicemonitor.yaml")))
+			.as("servicemonitor.yaml is stale; refresh with: " + REFRESH)
+			.isEqualTo(this.artefacts.serviceMonitor());
+		assertThat(Files.readString(REFERENCE.resolve("podmonitor.yaml")))
+			.as("podmonitor.yaml is stale; refresh with: " + REFRESH)
+			.isEqualTo(this.artefacts.podMonitor());
 		assertThat(Files.readString(REFERENCE.resolve("dashboard.json")))
 			.as("dashboard.json is stale; refresh with: " + REFRESH)
 			.isEqualTo(this.artefacts.dashboard().toJson());

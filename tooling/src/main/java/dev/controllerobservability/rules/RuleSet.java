@@ -6,9 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-import org.yaml.snakeyaml.DumperOptions;
-import org.yaml.snakeyaml.Yaml;
-
 /**
  * A controller's rule group: recording rules first, then alerts, ready to deploy as a
  * Prometheus rules file or a Prometheus Operator {@code PrometheusRule}. Example:
@@ -33,7 +30,7 @@ public record RuleSet(String group, List<RecordingRule> recordingRules, List<Ale
 	 * @return the YAML
 	 */
 	public String toRulesFile() {
-		return yaml().dump(Map.of("groups", List.of(groupMap())));
+		return ManifestYaml.dump(Map.of("groups", List.of(groupMap())));
 	}
 
 	/**
@@ -53,7 +50,7 @@ public record RuleSet(String group, List<RecordingRule> recordingRules, List<Ale
 		manifest.put("kind", "PrometheusRule");
 		manifest.put("metadata", metadata);
 		manifest.put("spec", Map.of("groups", List.of(groupMap())));
-		return yaml().dump(manifest);
+		return ManifestYaml.dump(manifest);
 	}
 
 	private Map<String, Object> groupMap() {
@@ -92,15 +89,6 @@ public record RuleSet(String group, List<RecordingRule> recordingRules, List<Ale
 		group.put("name", this.group);
 		group.put("rules", rules);
 		return group;
-	}
-
-	private static Yaml yaml() {
-		DumperOptions options = new DumperOptions();
-		options.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
-		options.setIndicatorIndent(2);
-		options.setIndentWithIndicator(true);
-		options.setWidth(120);
-		return new Yaml(options);
 	}
 
 }

@@ -1,0 +1,24 @@
+package dev.controllerobservability.rules;
+
+import org.yaml.snakeyaml.DumperOptions;
+import org.yaml.snakeyaml.Yaml;
+
+/**
+ * The one YAML style of every rendered manifest and rules file: block style, list items
+ * indented under their key, lines up to 120 characters.
+ */
+final class ManifestYaml {
+
+	private ManifestYaml() {
+	}
+
+	static String dump(Object document) {
+		DumperOptions options = new DumperOptions();
+		options.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
+		options.setIndicatorIndent(2);
+		options.setIndentWithIndicator(true);
+		options.setWidth(120);
+		return new Yaml(options).dump(document);
+	}
+
+}
