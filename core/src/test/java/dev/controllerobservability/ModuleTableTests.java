@@ -26,7 +26,7 @@ class ModuleTableTests {
 			.toList();
 		String readme = Files.readString(ROOT.resolve("README.md"));
 		String table = readme.substring(readme.indexOf("## Modules"));
-		Matcher rows = Pattern.compile("^\\| `([a-z-]+)/` \\| `([a-z-]+)` \\|", Pattern.MULTILINE).matcher(table);
+		Matcher rows = Pattern.compile("^\\| `([a-z/-]+)/` \\| `([a-z-]+)` \\|", Pattern.MULTILINE).matcher(table);
 		List<String> folders = rows.results().map((row) -> row.group(1)).filter((folder) -> !folder.equals("docs")).toList();
 		assertThat(folders).containsExactlyInAnyOrderElementsOf(modules);
 		for (String module : modules) {
