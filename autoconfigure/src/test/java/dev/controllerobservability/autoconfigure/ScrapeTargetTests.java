@@ -26,7 +26,8 @@ class ScrapeTargetTests {
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
 				SimpleMetricsExportAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
-				ObservationAutoConfiguration.class, ControllerObservabilityAutoConfiguration.class))
+				ObservationAutoConfiguration.class, ControllerObservabilityAutoConfiguration.class,
+				ControllerRulesAndLintAutoConfiguration.class))
 		.withPropertyValues("spring.application.name=demo-controller");
 
 	@Test
