@@ -22,6 +22,7 @@ import dev.controllerobservability.rules.ScrapeTarget;
  * The deployable artefacts of the running controller: the Prometheus rules file, the
  * {@code PrometheusRule}, {@code ServiceMonitor} and {@code PodMonitor} manifests and the
  * Grafana dashboard, all generated from the configuration. Write them for deployment:
+ *
  * <pre>{@code
  * Files.writeString(dir.resolve("rules.yaml"), artefacts.rulesFile());
  * Files.writeString(dir.resolve("dashboard.json"), artefacts.dashboard());
@@ -108,7 +109,8 @@ public class ControllerArtefacts {
 	public GrafanaDashboard dashboard() {
 		List<String> commonTags = this.settings.commonTags().stream().map(Tag::getKey).toList();
 		List<ReferenceEntry> catalog = MetricsReference
-			.of(new Exposition(List.of(), List.of()), this.metrics.declaredFamilies(commonTags), this.linter::isFramework)
+			.of(new Exposition(List.of(), List.of()), this.metrics.declaredFamilies(commonTags),
+					this.linter::isFramework)
 			.entries()
 			.stream()
 			.filter((entry) -> entry.replacedBy() == null && !entry.name().endsWith("_max"))

@@ -39,12 +39,12 @@ import dev.controllerobservability.operations.ControllerOperations;
 import dev.controllerobservability.internal.operations.OperationMeterObservationHandler;
 
 /**
- * Auto-configuration of Controller Observability: the shared {@link ControllerMeterFilter},
- * the declarative metric catalog recorded through {@link ControllerMetrics}, the
- * cardinality limits, and operation timing through {@link ControllerOperations} and its
- * meter handler. Rules and lint, the actuator endpoints and the
- * {@link dev.controllerobservability.operations.ObservedOperation} aspect have
- * auto-configurations of their own. Turned off with
+ * Auto-configuration of Controller Observability: the shared
+ * {@link ControllerMeterFilter}, the declarative metric catalog recorded through
+ * {@link ControllerMetrics}, the cardinality limits, and operation timing through
+ * {@link ControllerOperations} and its meter handler. Rules and lint, the actuator
+ * endpoints and the {@link dev.controllerobservability.operations.ObservedOperation}
+ * aspect have auto-configurations of their own. Turned off with
  * {@code controller.observability.enabled=false}.
  */
 @AutoConfiguration(after = { MetricsAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
@@ -80,7 +80,8 @@ public final class ControllerObservabilityAutoConfiguration {
 	ControllerObservabilitySettings controllerObservabilitySettings(ControllerObservabilityProperties properties,
 			Environment environment, ObjectProvider<BuildProperties> buildProperties) {
 		BuildProperties build = buildProperties.getIfAvailable();
-		return ControllerObservabilitySettings.resolve(properties, environment, (build != null) ? build.getVersion() : null);
+		return ControllerObservabilitySettings.resolve(properties, environment,
+				(build != null) ? build.getVersion() : null);
 	}
 
 	@Bean

@@ -109,7 +109,8 @@ public record ControllerObservabilitySettings(String namespace, Tags commonTags,
 				version = Version.parse(buildVersion);
 			}
 			catch (IllegalArgumentException ex) {
-				// A build version such as "dev" says nothing about deprecation: hide nothing.
+				// A build version such as "dev" says nothing about deprecation: hide
+				// nothing.
 			}
 		}
 		Version showHidden = null;
@@ -120,7 +121,8 @@ public record ControllerObservabilitySettings(String namespace, Tags commonTags,
 			}
 			catch (IllegalArgumentException ex) {
 				throw new InvalidObservabilityPropertyException(PREFIX + "show-hidden-metrics-for-version",
-						showHiddenText, "the value must have the form MAJOR.MINOR; "
+						showHiddenText,
+						"the value must have the form MAJOR.MINOR; "
 								+ StabilityPolicy.describeAllowedShowHidden(version),
 						"Set it to the previous minor version, or remove it");
 			}
@@ -129,8 +131,8 @@ public record ControllerObservabilitySettings(String namespace, Tags commonTags,
 			return new StabilityPolicy(version, showHidden, Set.copyOf(properties.getDisabledMetrics()));
 		}
 		catch (IllegalArgumentException ex) {
-			throw new InvalidObservabilityPropertyException(PREFIX + "show-hidden-metrics-for-version",
-					showHiddenText, ex.getMessage(), "Set it to the previous minor version, or remove it");
+			throw new InvalidObservabilityPropertyException(PREFIX + "show-hidden-metrics-for-version", showHiddenText,
+					ex.getMessage(), "Set it to the previous minor version, or remove it");
 		}
 	}
 

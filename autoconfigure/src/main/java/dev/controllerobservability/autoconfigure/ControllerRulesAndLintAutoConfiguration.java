@@ -25,9 +25,9 @@ import static org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfi
 
 /**
  * Auto-configuration of the controller's alert and recording rules, the metrics linter,
- * the generated artefacts (rules files, {@code PrometheusRule}, dashboard, reference) and,
- * with a Prometheus registry, the live view of what is exposed and the start-up checks of
- * rules and lint.
+ * the generated artefacts (rules files, {@code PrometheusRule}, dashboard, reference)
+ * and, with a Prometheus registry, the live view of what is exposed and the start-up
+ * checks of rules and lint.
  */
 @AutoConfiguration(after = ControllerObservabilityAutoConfiguration.class)
 @ConditionalOnBean(ControllerOperations.class)

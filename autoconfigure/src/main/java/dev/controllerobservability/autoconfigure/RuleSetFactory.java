@@ -103,7 +103,8 @@ final class RuleSetFactory {
 			int slash = key.lastIndexOf('/');
 			String keyPrefix = (slash >= 0) ? key.substring(0, slash) : null;
 			String name = key.substring(slash + 1);
-			if ((keyPrefix != null && (keyPrefix.length() > 253 || !KUBERNETES_LABEL_PREFIX.matcher(keyPrefix).matches()))
+			if ((keyPrefix != null
+					&& (keyPrefix.length() > 253 || !KUBERNETES_LABEL_PREFIX.matcher(keyPrefix).matches()))
 					|| name.length() > 63 || !KUBERNETES_LABEL_NAME.matcher(name).matches()) {
 				throw new InvalidObservabilityPropertyException(property, key,
 						"'" + key + "' is not a Kubernetes label key (an optional DNS prefix and '/', then at most 63 "
@@ -131,8 +132,8 @@ final class RuleSetFactory {
 		}
 	}
 
-	private static OperationRuleSettings operationSettings(String property,
-			String window, ControllerObservabilityProperties.OperationRules rules) {
+	private static OperationRuleSettings operationSettings(String property, String window,
+			ControllerObservabilityProperties.OperationRules rules) {
 		OperationRuleSettings.ErrorRatio errorRatio = null;
 		OperationRuleSettings.Latency latency = null;
 		OperationRuleSettings.Stuck stuck = null;
@@ -144,7 +145,8 @@ final class RuleSetFactory {
 						"Set a number above 0 and at most 1, such as 0.05");
 			}
 			alertFields(property + ".error-ratio", error.getFor(), error.getSeverity());
-			errorRatio = new OperationRuleSettings.ErrorRatio(error.getThreshold(), error.getFor(), error.getSeverity());
+			errorRatio = new OperationRuleSettings.ErrorRatio(error.getThreshold(), error.getFor(),
+					error.getSeverity());
 		}
 		var slow = rules.getLatency();
 		if (slow.isEnabled()) {

@@ -22,7 +22,9 @@ final class ScrapeTargetFactory {
 
 	private static final String PREFIX = ControllerObservabilityProperties.PREFIX + ".scrape.";
 
-	/** Kubernetes port names (IANA service names): what a ServiceMonitor's port refers to. */
+	/**
+	 * Kubernetes port names (IANA service names): what a ServiceMonitor's port refers to.
+	 */
 	private static final Pattern PORT_NAME = Pattern.compile("(?=.*[a-z])[a-z0-9]([-a-z0-9]*[a-z0-9])?");
 
 	private ScrapeTargetFactory() {
@@ -51,7 +53,8 @@ final class ScrapeTargetFactory {
 		RuleSetFactory.kubernetesLabels(PREFIX + "selector", selector, "ServiceMonitor or PodMonitor");
 		String path = (managementPort ? trimmed(binder.bind("management.server.base-path", String.class).orElse(""))
 				: "") + trimmed(binder.bind("management.endpoints.web.base-path", String.class).orElse("/actuator"))
-				+ "/" + binder.bind("management.endpoints.web.path-mapping.prometheus", String.class)
+				+ "/"
+				+ binder.bind("management.endpoints.web.path-mapping.prometheus", String.class)
 					.orElse("prometheus")
 					.replaceAll("^/+", "");
 		return new ScrapeTarget(applicationName, selector, properties.getRules().getPrometheusRuleLabels(), port,

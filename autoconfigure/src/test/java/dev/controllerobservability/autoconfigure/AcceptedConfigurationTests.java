@@ -18,9 +18,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * What the configuration checks must let through, each in a real application: operations
- * declared without settings, correctly spelt environment variables and system
- * properties, and names that may still come to exist, which get one WARN instead of a
- * refusal.
+ * declared without settings, correctly spelt environment variables and system properties,
+ * and names that may still come to exist, which get one WARN instead of a refusal.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class AcceptedConfigurationTests {
@@ -164,7 +163,10 @@ class AcceptedConfigurationTests {
 		}
 	}
 
-	/** What {@link ConfigurationReferences} logged at WARN; the application's logging replaces test appenders. */
+	/**
+	 * What {@link ConfigurationReferences} logged at WARN; the application's logging
+	 * replaces test appenders.
+	 */
 	private static List<String> warnings(CapturedOutput output) {
 		return output.getOut()
 			.lines()
