@@ -24,9 +24,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ScrapeTargetTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
-				SimpleMetricsExportAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
-				ObservationAutoConfiguration.class, ControllerObservabilityAutoConfiguration.class))
+		.withConfiguration(
+				AutoConfigurations.of(MetricsAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class,
+						CompositeMeterRegistryAutoConfiguration.class, ObservationAutoConfiguration.class,
+						ControllerObservabilityAutoConfiguration.class, ControllerRulesAndLintAutoConfiguration.class))
 		.withPropertyValues("spring.application.name=demo-controller");
 
 	@Test
