@@ -63,16 +63,15 @@ class ConfigurationReferences implements ApplicationListener<ApplicationReadyEve
 	/** Exposed names of declared metrics and their old names. */
 	private final Set<String> declaredMetrics = new TreeSet<>();
 
-	ConfigurationReferences(ControllerObservabilityProperties properties, ControllerObservabilitySettings settings,
-			MetricCatalog catalog, ControllerOperations operations, MeterRegistry registry,
-			ControllerMeterFilter meterFilter) {
+	ConfigurationReferences(ControllerObservabilitySettings settings, MetricCatalog catalog,
+			ControllerOperations operations, MeterRegistry registry, ControllerMeterFilter meterFilter) {
 		this.settings = settings;
 		this.catalog = catalog;
 		this.operations = operations;
 		this.registry = registry;
 		this.meterFilter = meterFilter;
-		this.ruleOperations = properties.getRules().getOperations().keySet();
-		for (String name : RuleSetFactory.operationNames(properties, settings)) {
+		this.ruleOperations = settings.rules().operations().keySet();
+		for (String name : RuleSetFactory.operationNames(settings)) {
 			OperationDescriptor descriptor = describe(name);
 			if (descriptor != null) {
 				this.declared.put(name, descriptor);
@@ -180,9 +179,9 @@ class ConfigurationReferences implements ApplicationListener<ApplicationReadyEve
 		}
 		if (isOperationFamily(metric)) {
 			for (String label : labels.keySet()) {
-				if (!this.settings.operationTags().contains(label)) {
+				if (!this.settings.operations().tags().contains(label)) {
 					throw new InvalidObservabilityPropertyException(property + "." + label, label,
-							"operation metrics carry the labels " + this.settings.operationTags() + " (" + PREFIX
+							"operation metrics carry the labels " + this.settings.operations().tags() + " (" + PREFIX
 									+ "operations.tags) besides result and error, and '" + label + "' is none of them",
 							"Add " + label + " to " + PREFIX + "operations.tags, or allow-list one of those");
 				}
@@ -247,12 +246,13 @@ class ConfigurationReferences implements ApplicationListener<ApplicationReadyEve
 		}
 		for (String operation : this.ruleOperations) {
 			OperationDescriptor descriptor = describe(operation);
-			if (descriptor != null && !this.settings.definitions().containsKey(descriptor.operation())
+			if (descriptor != null && !this.settings.operations().definitions().containsKey(descriptor.operation())
 					&& this.registry.find(descriptor.durationName()).meter() == null) {
 				warn("rules.operations." + operation, operation,
 						"no operation of this name is declared under " + PREFIX
 								+ "operations.definitions or has been called",
-						PropertyTree.closest(descriptor.operation(), this.settings.definitions().keySet()));
+						PropertyTree.closest(descriptor.operation(),
+								this.settings.operations().definitions().keySet()));
 			}
 		}
 	}

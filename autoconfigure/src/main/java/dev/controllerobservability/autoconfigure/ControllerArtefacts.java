@@ -34,8 +34,6 @@ public class ControllerArtefacts {
 
 	private final ControllerObservabilitySettings settings;
 
-	private final ControllerObservabilityProperties properties;
-
 	private final ControllerOperations operations;
 
 	private final ControllerMetrics metrics;
@@ -46,12 +44,10 @@ public class ControllerArtefacts {
 
 	private final ScrapeTarget scrapeTarget;
 
-	public ControllerArtefacts(RuleSet rules, ControllerObservabilitySettings settings,
-			ControllerObservabilityProperties properties, ControllerOperations operations, ControllerMetrics metrics,
-			MetricsLinter linter, String applicationName, ScrapeTarget scrapeTarget) {
+	public ControllerArtefacts(RuleSet rules, ControllerObservabilitySettings settings, ControllerOperations operations,
+			ControllerMetrics metrics, MetricsLinter linter, String applicationName, ScrapeTarget scrapeTarget) {
 		this.rules = rules;
 		this.settings = settings;
-		this.properties = properties;
 		this.operations = operations;
 		this.metrics = metrics;
 		this.linter = linter;
@@ -81,7 +77,7 @@ public class ControllerArtefacts {
 	 */
 	public String prometheusRule() {
 		return this.rules.toPrometheusRule(this.applicationName + "-rules",
-				this.properties.getRules().getPrometheusRuleLabels());
+				this.settings.rules().prometheusRuleLabels());
 	}
 
 	/**
@@ -115,7 +111,7 @@ public class ControllerArtefacts {
 			.stream()
 			.filter((entry) -> entry.replacedBy() == null && !entry.name().endsWith("_max"))
 			.toList();
-		List<OperationDescriptor> operations = RuleSetFactory.operationNames(this.properties, this.settings)
+		List<OperationDescriptor> operations = RuleSetFactory.operationNames(this.settings)
 			.stream()
 			.map(this.operations::describe)
 			.toList();
@@ -123,7 +119,7 @@ public class ControllerArtefacts {
 			.operations(operations)
 			.catalog(catalog)
 			.hiddenLabels(Set.copyOf(commonTags))
-			.window(this.properties.getRules().getWindow())
+			.window(this.settings.rules().window())
 			.build();
 	}
 

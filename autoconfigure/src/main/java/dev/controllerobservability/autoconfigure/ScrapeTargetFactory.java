@@ -30,9 +30,9 @@ final class ScrapeTargetFactory {
 	private ScrapeTargetFactory() {
 	}
 
-	static ScrapeTarget create(ControllerObservabilityProperties properties, Environment environment,
+	static ScrapeTarget create(ControllerObservabilitySettings.Rules rules, Environment environment,
 			String applicationName) {
-		ControllerObservabilityProperties.Scrape scrape = properties.getScrape();
+		ControllerObservabilityProperties.Scrape scrape = rules.scrape();
 		Binder binder = Binder.get(environment);
 		boolean managementPort = binder.bind("management.server.port", Integer.class).isBound();
 		String port = (scrape.getPort() != null) ? scrape.getPort() : managementPort ? "management" : "http";
@@ -57,7 +57,7 @@ final class ScrapeTargetFactory {
 				+ binder.bind("management.endpoints.web.path-mapping.prometheus", String.class)
 					.orElse("prometheus")
 					.replaceAll("^/+", "");
-		return new ScrapeTarget(applicationName, selector, properties.getRules().getPrometheusRuleLabels(), port,
+		return new ScrapeTarget(applicationName, selector, rules.prometheusRuleLabels(), port,
 				path.startsWith("/") ? path : "/" + path, scrape.getInterval());
 	}
 

@@ -140,8 +140,14 @@ class ControllerObservabilityAutoConfigurationTests {
 	@Test
 	void backsOffWhenUserDefinesSettings() {
 		ControllerObservabilitySettings settings = new ControllerObservabilitySettings("custom", Tags.empty(),
-				List.of(1.0), List.of(), Duration.ofMinutes(1), List.of("provisioner"), java.util.Map.of(),
-				StabilityPolicy.showAll(), List.of(), java.util.Map.of(), 10, 10, 100, 10);
+				List.of(1.0), List.of(), Duration.ofMinutes(1),
+				new ControllerObservabilitySettings.Operations(List.of("provisioner"), java.util.Map.of(), 10, true),
+				StabilityPolicy.showAll(), List.of(), java.util.Map.of(), 10, 10, 100,
+				new ControllerObservabilitySettings.Catalog(java.util.Map.of()),
+				new ControllerObservabilitySettings.Rules("5m", null, java.util.Map.of(), java.util.Map.of(),
+						java.util.Map.of(), java.util.Map.of(), new ControllerObservabilityProperties.Scrape()),
+				new ControllerObservabilitySettings.Lint(java.util.Set.of(), List.of(),
+						ControllerObservabilityProperties.Lint.Mode.WARN));
 		this.contextRunner.withBean(ControllerObservabilitySettings.class, () -> settings)
 			.run((context) -> assertThat(context.getBean(ControllerObservabilitySettings.class)).isSameAs(settings));
 	}
