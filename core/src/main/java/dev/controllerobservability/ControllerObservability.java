@@ -30,6 +30,7 @@ import dev.controllerobservability.operations.OperationDefinition;
  * Controller Observability without Spring: what the Spring Boot auto-configuration wires,
  * built with {@code new} on a {@link MeterRegistry} of your own. Example, in a Java
  * Operator SDK operator's {@code main()}:
+ *
  * <pre>{@code
  * PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
  * ControllerObservability observability = ControllerObservability.builder(registry)
@@ -39,9 +40,8 @@ import dev.controllerobservability.operations.OperationDefinition;
  *     .build();
  * observability.operations().observe("bind", Tags.of("provisioner", "gpu"), () -> binder.bind(pod));
  * observability.metrics().counter("nodes_created_total", "provisioner", "gpu").increment();
- * }</pre>
- * The meter filter is added to the registry by {@link Builder#build()}, before any
- * controller meter is registered. Without an {@link ObservationRegistry} of your own,
+ * }</pre> The meter filter is added to the registry by {@link Builder#build()}, before
+ * any controller meter is registered. Without an {@link ObservationRegistry} of your own,
  * operations record straight into their meters; with one (tracing, say), they go through
  * it.
  */
@@ -91,8 +91,8 @@ public final class ControllerObservability {
 
 	/**
 	 * Where a failure to record goes (logged at a limited rate and counted in
-	 * {@code <namespace>_observability_errors_total}); the Kubernetes integrations take it
-	 * as it is.
+	 * {@code <namespace>_observability_errors_total}); the Kubernetes integrations take
+	 * it as it is.
 	 * @return the recording failures
 	 */
 	public RecordingFailures failures() {
@@ -206,7 +206,8 @@ public final class ControllerObservability {
 		}
 
 		/**
-		 * Sets the controller's version, which decides when deprecated metrics are hidden.
+		 * Sets the controller's version, which decides when deprecated metrics are
+		 * hidden.
 		 * @param version MAJOR.MINOR.PATCH
 		 * @return this builder
 		 */
@@ -229,8 +230,8 @@ public final class ControllerObservability {
 		/**
 		 * Adds the meter filter to the registry and builds operations and metrics.
 		 * @return the observability
-		 * @throws dev.controllerobservability.catalog.InvalidMetricDefinitionException if a
-		 * declared metric is invalid
+		 * @throws dev.controllerobservability.catalog.InvalidMetricDefinitionException if
+		 * a declared metric is invalid
 		 */
 		public ControllerObservability build() {
 			this.registry.config()
@@ -258,8 +259,8 @@ public final class ControllerObservability {
 			}
 			StabilityPolicy stability = new StabilityPolicy((this.version != null) ? Version.parse(this.version) : null,
 					null, Set.copyOf(this.disabledMetrics));
-			ControllerMetrics metrics = new ControllerMetrics(this.registry, MetricCatalog.of(this.namespace, this.metrics),
-					stability, limiter, failures, this.durationBuckets);
+			ControllerMetrics metrics = new ControllerMetrics(this.registry,
+					MetricCatalog.of(this.namespace, this.metrics), stability, limiter, failures, this.durationBuckets);
 			return new ControllerObservability(operations.build(), metrics, failures, this.disabledMetrics);
 		}
 

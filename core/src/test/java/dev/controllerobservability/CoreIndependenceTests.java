@@ -6,9 +6,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * The core is a plain library: its class path, tests included, holds no Spring. The
- * build keeps it so (maven-enforcer-plugin's banned dependencies); this test shows it
- * from inside.
+ * The core is a plain library: its class path, tests included, holds no Spring. The build
+ * keeps it so (maven-enforcer-plugin's banned dependencies); this test shows it from
+ * inside.
  */
 class CoreIndependenceTests {
 

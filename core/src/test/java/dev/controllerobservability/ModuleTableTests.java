@@ -21,13 +21,18 @@ class ModuleTableTests {
 	@Test
 	void readmeModuleTableMatchesTheBuildsModules() throws IOException {
 		String pom = Files.readString(ROOT.resolve("pom.xml"));
-		List<String> modules = Pattern.compile("<module>([^<]+)</module>").matcher(pom).results()
+		List<String> modules = Pattern.compile("<module>([^<]+)</module>")
+			.matcher(pom)
+			.results()
 			.map((module) -> module.group(1))
 			.toList();
 		String readme = Files.readString(ROOT.resolve("README.md"));
 		String table = readme.substring(readme.indexOf("## Modules"));
 		Matcher rows = Pattern.compile("^\\| `([a-z/-]+)/` \\| `([a-z-]+)` \\|", Pattern.MULTILINE).matcher(table);
-		List<String> folders = rows.results().map((row) -> row.group(1)).filter((folder) -> !folder.equals("docs")).toList();
+		List<String> folders = rows.results()
+			.map((row) -> row.group(1))
+			.filter((folder) -> !folder.equals("docs"))
+			.toList();
 		assertThat(folders).containsExactlyInAnyOrderElementsOf(modules);
 		for (String module : modules) {
 			String artifact = artifactId(Files.readString(ROOT.resolve(module).resolve("pom.xml")));

@@ -25,16 +25,16 @@ import dev.controllerobservability.internal.operations.OperationDescriptor;
 
 /**
  * Checks the properties that refer to metrics and operations by name
- * ({@code disabled-metrics}, {@code label-allow-list}, {@code rules.operations}) and
- * the catalog against the operations:
+ * ({@code disabled-metrics}, {@code label-allow-list}, {@code rules.operations}) and the
+ * catalog against the operations:
  * <ul>
  * <li>at start-up, what the starter knows is wrong stops it: a catalog metric exposed
- * under an operation's name, a disabled name that is a histogram's series rather than
- * the histogram, an allow-list for a metric the limits never see or a label the metric
- * does not have;</li>
+ * under an operation's name, a disabled name that is a histogram's series rather than the
+ * histogram, an allow-list for a metric the limits never see or a label the metric does
+ * not have;</li>
  * <li>once the application is ready, a name that may still come to exist (a meter
- * registered later, an operation called later) but does not yet gets one WARN naming
- * the property and the closest known name.</li>
+ * registered later, an operation called later) but does not yet gets one WARN naming the
+ * property and the closest known name.</li>
  * </ul>
  */
 class ConfigurationReferences implements ApplicationListener<ApplicationReadyEvent> {
@@ -63,16 +63,15 @@ class ConfigurationReferences implements ApplicationListener<ApplicationReadyEve
 	/** Exposed names of declared metrics and their old names. */
 	private final Set<String> declaredMetrics = new TreeSet<>();
 
-	ConfigurationReferences(ControllerObservabilityProperties properties, ControllerObservabilitySettings settings,
-			MetricCatalog catalog, ControllerOperations operations, MeterRegistry registry,
-			ControllerMeterFilter meterFilter) {
+	ConfigurationReferences(ControllerObservabilitySettings settings, MetricCatalog catalog,
+			ControllerOperations operations, MeterRegistry registry, ControllerMeterFilter meterFilter) {
 		this.settings = settings;
 		this.catalog = catalog;
 		this.operations = operations;
 		this.registry = registry;
 		this.meterFilter = meterFilter;
-		this.ruleOperations = properties.getRules().getOperations().keySet();
-		for (String name : RuleSetFactory.operationNames(properties, settings)) {
+		this.ruleOperations = settings.rules().operations().keySet();
+		for (String name : RuleSetFactory.operationNames(settings)) {
 			OperationDescriptor descriptor = describe(name);
 			if (descriptor != null) {
 				this.declared.put(name, descriptor);
@@ -105,12 +104,13 @@ class ConfigurationReferences implements ApplicationListener<ApplicationReadyEve
 		for (OperationDescriptor operation : this.declared.values()) {
 			OperationDescriptor other = byFamily.putIfAbsent(operation.familyName(), operation);
 			if (other != null) {
-				throw new InvalidObservabilityPropertyException(PREFIX + "operations.definitions." + operation.operation(),
-						operation.operation(), "operations '" + other.operation() + "' and '" + operation.operation()
+				throw new InvalidObservabilityPropertyException(
+						PREFIX + "operations.definitions." + operation.operation(), operation.operation(),
+						"operations '" + other.operation() + "' and '" + operation.operation()
 								+ "' are both recorded as " + operation.familyName()
 								+ ", so their calls would be counted together under one help text",
-						"Give one of them another name or a different "
-								+ PREFIX + "operations.definitions.<operation>.subsystem");
+						"Give one of them another name or a different " + PREFIX
+								+ "operations.definitions.<operation>.subsystem");
 			}
 		}
 	}
@@ -128,11 +128,12 @@ class ConfigurationReferences implements ApplicationListener<ApplicationReadyEve
 								: exposed.equals(operation.inFlightFamilyName()) ? "the in-flight gauge" : null;
 				if (role != null) {
 					throw new InvalidObservabilityPropertyException(PREFIX + "metrics." + definition.name(),
-							definition.name(), exposed + " is " + role + " of operation '" + operation.operation()
+							definition.name(),
+							exposed + " is " + role + " of operation '" + operation.operation()
 									+ "', and Prometheus keeps only one family of a name, so the operation's "
 									+ "metrics would vanish",
-							"Rename the metric, or give the operation a subsystem with "
-									+ PREFIX + "operations.definitions." + operation.operation() + ".subsystem");
+							"Rename the metric, or give the operation a subsystem with " + PREFIX
+									+ "operations.definitions." + operation.operation() + ".subsystem");
 				}
 			}
 		}
@@ -178,11 +179,10 @@ class ConfigurationReferences implements ApplicationListener<ApplicationReadyEve
 		}
 		if (isOperationFamily(metric)) {
 			for (String label : labels.keySet()) {
-				if (!this.settings.operationTags().contains(label)) {
+				if (!this.settings.operations().tags().contains(label)) {
 					throw new InvalidObservabilityPropertyException(property + "." + label, label,
-							"operation metrics carry the labels " + this.settings.operationTags() + " ("
-									+ PREFIX + "operations.tags) besides result and error, and '" + label
-									+ "' is none of them",
+							"operation metrics carry the labels " + this.settings.operations().tags() + " (" + PREFIX
+									+ "operations.tags) besides result and error, and '" + label + "' is none of them",
 							"Add " + label + " to " + PREFIX + "operations.tags, or allow-list one of those");
 				}
 			}
@@ -239,17 +239,20 @@ class ConfigurationReferences implements ApplicationListener<ApplicationReadyEve
 		}
 		for (String metric : this.settings.labelAllowList().keySet()) {
 			if (isOperationFamily(metric) && !known.contains(metric)) {
-				warn("label-allow-list." + metric, metric, "no operation with this histogram has been declared or "
-						+ "called", PropertyTree.closest(metric, knownAllowListKeys()));
+				warn("label-allow-list." + metric, metric,
+						"no operation with this histogram has been declared or " + "called",
+						PropertyTree.closest(metric, knownAllowListKeys()));
 			}
 		}
 		for (String operation : this.ruleOperations) {
 			OperationDescriptor descriptor = describe(operation);
-			if (descriptor != null && !this.settings.definitions().containsKey(descriptor.operation())
+			if (descriptor != null && !this.settings.operations().definitions().containsKey(descriptor.operation())
 					&& this.registry.find(descriptor.durationName()).meter() == null) {
-				warn("rules.operations." + operation, operation, "no operation of this name is declared under "
-						+ PREFIX + "operations.definitions or has been called",
-						PropertyTree.closest(descriptor.operation(), this.settings.definitions().keySet()));
+				warn("rules.operations." + operation, operation,
+						"no operation of this name is declared under " + PREFIX
+								+ "operations.definitions or has been called",
+						PropertyTree.closest(descriptor.operation(),
+								this.settings.operations().definitions().keySet()));
 			}
 		}
 	}

@@ -22,6 +22,7 @@ import dev.controllerobservability.rules.ScrapeTarget;
  * The deployable artefacts of the running controller: the Prometheus rules file, the
  * {@code PrometheusRule}, {@code ServiceMonitor} and {@code PodMonitor} manifests and the
  * Grafana dashboard, all generated from the configuration. Write them for deployment:
+ *
  * <pre>{@code
  * Files.writeString(dir.resolve("rules.yaml"), artefacts.rulesFile());
  * Files.writeString(dir.resolve("dashboard.json"), artefacts.dashboard());
@@ -33,8 +34,6 @@ public class ControllerArtefacts {
 
 	private final ControllerObservabilitySettings settings;
 
-	private final ControllerObservabilityProperties properties;
-
 	private final ControllerOperations operations;
 
 	private final ControllerMetrics metrics;
@@ -45,12 +44,10 @@ public class ControllerArtefacts {
 
 	private final ScrapeTarget scrapeTarget;
 
-	public ControllerArtefacts(RuleSet rules, ControllerObservabilitySettings settings,
-			ControllerObservabilityProperties properties, ControllerOperations operations, ControllerMetrics metrics,
-			MetricsLinter linter, String applicationName, ScrapeTarget scrapeTarget) {
+	public ControllerArtefacts(RuleSet rules, ControllerObservabilitySettings settings, ControllerOperations operations,
+			ControllerMetrics metrics, MetricsLinter linter, String applicationName, ScrapeTarget scrapeTarget) {
 		this.rules = rules;
 		this.settings = settings;
-		this.properties = properties;
 		this.operations = operations;
 		this.metrics = metrics;
 		this.linter = linter;
@@ -80,7 +77,7 @@ public class ControllerArtefacts {
 	 */
 	public String prometheusRule() {
 		return this.rules.toPrometheusRule(this.applicationName + "-rules",
-				this.properties.getRules().getPrometheusRuleLabels());
+				this.settings.rules().prometheusRuleLabels());
 	}
 
 	/**
@@ -108,12 +105,13 @@ public class ControllerArtefacts {
 	public GrafanaDashboard dashboard() {
 		List<String> commonTags = this.settings.commonTags().stream().map(Tag::getKey).toList();
 		List<ReferenceEntry> catalog = MetricsReference
-			.of(new Exposition(List.of(), List.of()), this.metrics.declaredFamilies(commonTags), this.linter::isFramework)
+			.of(new Exposition(List.of(), List.of()), this.metrics.declaredFamilies(commonTags),
+					this.linter::isFramework)
 			.entries()
 			.stream()
 			.filter((entry) -> entry.replacedBy() == null && !entry.name().endsWith("_max"))
 			.toList();
-		List<OperationDescriptor> operations = RuleSetFactory.operationNames(this.properties, this.settings)
+		List<OperationDescriptor> operations = RuleSetFactory.operationNames(this.settings)
 			.stream()
 			.map(this.operations::describe)
 			.toList();
@@ -121,7 +119,7 @@ public class ControllerArtefacts {
 			.operations(operations)
 			.catalog(catalog)
 			.hiddenLabels(Set.copyOf(commonTags))
-			.window(this.properties.getRules().getWindow())
+			.window(this.settings.rules().window())
 			.build();
 	}
 

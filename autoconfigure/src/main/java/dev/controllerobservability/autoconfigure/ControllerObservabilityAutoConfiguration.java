@@ -39,12 +39,12 @@ import dev.controllerobservability.operations.ControllerOperations;
 import dev.controllerobservability.internal.operations.OperationMeterObservationHandler;
 
 /**
- * Auto-configuration of Controller Observability: the shared {@link ControllerMeterFilter},
- * the declarative metric catalog recorded through {@link ControllerMetrics}, the
- * cardinality limits, and operation timing through {@link ControllerOperations} and its
- * meter handler. Rules and lint, the actuator endpoints and the
- * {@link dev.controllerobservability.operations.ObservedOperation} aspect have
- * auto-configurations of their own. Turned off with
+ * Auto-configuration of Controller Observability: the shared
+ * {@link ControllerMeterFilter}, the declarative metric catalog recorded through
+ * {@link ControllerMetrics}, the cardinality limits, and operation timing through
+ * {@link ControllerOperations} and its meter handler. Rules and lint, the actuator
+ * endpoints and the {@link dev.controllerobservability.operations.ObservedOperation}
+ * aspect have auto-configurations of their own. Turned off with
  * {@code controller.observability.enabled=false}.
  */
 @AutoConfiguration(after = { MetricsAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
@@ -80,7 +80,8 @@ public final class ControllerObservabilityAutoConfiguration {
 	ControllerObservabilitySettings controllerObservabilitySettings(ControllerObservabilityProperties properties,
 			Environment environment, ObjectProvider<BuildProperties> buildProperties) {
 		BuildProperties build = buildProperties.getIfAvailable();
-		return ControllerObservabilitySettings.resolve(properties, environment, (build != null) ? build.getVersion() : null);
+		return ControllerObservabilitySettings.resolve(properties, environment,
+				(build != null) ? build.getVersion() : null);
 	}
 
 	@Bean
@@ -109,9 +110,9 @@ public final class ControllerObservabilityAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	MetricCatalog controllerMetricCatalog(ControllerObservabilityProperties properties,
-			ControllerObservabilitySettings settings, ObjectProvider<MetricDefinition> definitions) {
-		return MetricCatalogFactory.create(settings.namespace(), properties.getMetrics(),
+	MetricCatalog controllerMetricCatalog(ControllerObservabilitySettings settings,
+			ObjectProvider<MetricDefinition> definitions) {
+		return MetricCatalogFactory.create(settings.namespace(), settings.catalog().metrics(),
 				definitions.orderedStream().toList());
 	}
 
@@ -142,14 +143,13 @@ public final class ControllerObservabilityAutoConfiguration {
 	@ConditionalOnMissingBean
 	ControllerOperations controllerOperations(ObservationRegistry observationRegistry, RecordingFailures failures,
 			ControllerObservabilitySettings settings, CardinalityLimiter limiter,
-			ControllerObservabilityProperties properties, ObjectProvider<ObservationHandler<?>> handlers,
-			ObjectProvider<ObservationPredicate> predicates) {
+			ObjectProvider<ObservationHandler<?>> handlers, ObjectProvider<ObservationPredicate> predicates) {
 		ControllerOperations.Builder builder = ControllerOperations.builder(observationRegistry, failures)
 			.namespace(settings.namespace())
-			.labelKeys(settings.operationTags())
-			.maxOperations(settings.maxOperations())
+			.labelKeys(settings.operations().tags())
+			.maxOperations(settings.operations().maxOperations())
 			.cardinalityLimiter(limiter);
-		settings.definitions().forEach(builder::definition);
+		settings.operations().definitions().forEach(builder::definition);
 		List<ObservationHandler<?>> all = handlers.orderedStream().toList();
 		List<OperationMeterObservationHandler> ours = all.stream()
 			.filter(OperationMeterObservationHandler.class::isInstance)
@@ -159,18 +159,18 @@ public final class ControllerObservabilityAutoConfiguration {
 		// operation's observation: recording straight into our meters is the same, minus
 		// the observation's cost. Tracing or any other handler keeps the observation.
 		boolean onlyMeterHandlers = all.stream().allMatch(MeterObservationHandler.class::isInstance);
-		if (properties.getOperations().isDirectRecording() && ours.size() == 1 && onlyMeterHandlers) {
+		if (settings.operations().directRecording() && ours.size() == 1 && onlyMeterHandlers) {
 			builder.directRecording(ours.get(0).seriesCache(), predicates.orderedStream().toList());
 		}
 		return builder.build();
 	}
 
 	@Bean
-	ConfigurationReferences controllerConfigurationReferences(ControllerObservabilityProperties properties,
-			ControllerObservabilitySettings settings, MetricCatalog catalog, ControllerOperations operations,
-			MeterRegistry meterRegistry, ObjectProvider<ControllerMeterFilter> meterFilter) {
-		ConfigurationReferences references = new ConfigurationReferences(properties, settings, catalog, operations,
-				meterRegistry, meterFilter.getIfUnique());
+	ConfigurationReferences controllerConfigurationReferences(ControllerObservabilitySettings settings,
+			MetricCatalog catalog, ControllerOperations operations, MeterRegistry meterRegistry,
+			ObjectProvider<ControllerMeterFilter> meterFilter) {
+		ConfigurationReferences references = new ConfigurationReferences(settings, catalog, operations, meterRegistry,
+				meterFilter.getIfUnique());
 		references.check();
 		return references;
 	}

@@ -314,9 +314,9 @@ public class ControllerObservabilityProperties {
 		private boolean directRecording = true;
 
 		/**
-		 * Most distinct undeclared operations recorded; declared operations always are and
-		 * do not count. Calls of further undeclared operations run unrecorded, counted as
-		 * recording failures.
+		 * Most distinct undeclared operations recorded; declared operations always are
+		 * and do not count. Calls of further undeclared operations run unrecorded,
+		 * counted as recording failures.
 		 */
 		private int maxOperations = ControllerOperations.DEFAULT_MAX_OPERATIONS;
 
@@ -588,8 +588,8 @@ public class ControllerObservabilityProperties {
 	public static class Scrape {
 
 		/**
-		 * Name of the Service or container port that serves the scrape endpoint. Defaults to
-		 * "http", or "management" when management.server.port is set.
+		 * Name of the Service or container port that serves the scrape endpoint. Defaults
+		 * to "http", or "management" when management.server.port is set.
 		 */
 		private String port;
 

@@ -33,21 +33,21 @@ import dev.controllerobservability.internal.stability.Version;
  * @param durationBuckets default bucket boundaries in seconds
  * @param meterPrefixes dotted prefixes of meters that belong to the controller
  * @param errorLogInterval minimum time between two recording-failure log lines
- * @param operationTags label keys of every operation metric
- * @param definitions per-operation settings keyed by snake_case operation name
+ * @param operations what operation metrics carry and how they are recorded
  * @param stability which metrics are visible, deprecated, hidden or disabled
  * @param disabledMetrics Prometheus names of metrics never to register
  * @param labelAllowList allowed label values by Prometheus metric name and label
  * @param maxLabelValues most distinct values per metric and label
  * @param maxLabelValueLength longest label value kept
  * @param maxSeriesPerMetric most label sets per metric before its overflow series
- * @param maxOperations most distinct operations recorded, besides declared ones
+ * @param catalog the metrics declared in configuration
+ * @param rules the rules, alerts and scrape settings the generated artefacts come from
+ * @param lint how the metrics linter judges the scrape
  */
 public record ControllerObservabilitySettings(String namespace, Tags commonTags, List<Double> durationBuckets,
-		List<String> meterPrefixes, Duration errorLogInterval, List<String> operationTags,
-		Map<String, OperationDefinition> definitions, StabilityPolicy stability, List<String> disabledMetrics,
-		Map<String, Map<String, Set<String>>> labelAllowList, int maxLabelValues, int maxLabelValueLength,
-		int maxSeriesPerMetric, int maxOperations) {
+		List<String> meterPrefixes, Duration errorLogInterval, Operations operations, StabilityPolicy stability,
+		List<String> disabledMetrics, Map<String, Map<String, Set<String>>> labelAllowList, int maxLabelValues,
+		int maxLabelValueLength, int maxSeriesPerMetric, Catalog catalog, Rules rules, Lint lint) {
 
 	private static final String PREFIX = ControllerObservabilityProperties.PREFIX + ".";
 
@@ -87,9 +87,20 @@ public record ControllerObservabilitySettings(String namespace, Tags commonTags,
 		int maxLabelValueLength = atLeastOne("max-label-value-length", properties.getMaxLabelValueLength());
 		int maxSeriesPerMetric = atLeastOne("max-series-per-metric", properties.getMaxSeriesPerMetric());
 		int maxOperations = atLeastOne("operations.max-operations", properties.getOperations().getMaxOperations());
+		Operations operations = new Operations(operationTags, definitions, maxOperations,
+				properties.getOperations().isDirectRecording());
+		ControllerObservabilityProperties.Rules rules = properties.getRules();
+		ControllerObservabilityProperties.Lint lint = properties.getLint();
 		return new ControllerObservabilitySettings(namespace, commonTags, buckets, meterPrefixes, errorLogInterval,
-				operationTags, definitions, stability, disabledMetrics(properties.getDisabledMetrics()), allowList,
-				maxLabelValues, maxLabelValueLength, maxSeriesPerMetric, maxOperations);
+				operations, stability, disabledMetrics(properties.getDisabledMetrics()), allowList, maxLabelValues,
+				maxLabelValueLength, maxSeriesPerMetric, new Catalog(Map.copyOf(properties.getMetrics())),
+				new Rules(rules.getWindow(), rules.getGroup(),
+						Collections.unmodifiableMap(rules.getPrometheusRuleLabels()),
+						Collections.unmodifiableMap(rules.getOperations()),
+						Collections.unmodifiableMap(properties.getRecordingRules()),
+						Collections.unmodifiableMap(properties.getAlerts()), properties.getScrape()),
+				new Lint(Set.copyOf(lint.getAllowedLabels()), List.copyOf(lint.getFrameworkPrefixes()),
+						lint.getMode()));
 	}
 
 	private static StabilityPolicy stability(ControllerObservabilityProperties properties, String buildVersion) {
@@ -109,7 +120,8 @@ public record ControllerObservabilitySettings(String namespace, Tags commonTags,
 				version = Version.parse(buildVersion);
 			}
 			catch (IllegalArgumentException ex) {
-				// A build version such as "dev" says nothing about deprecation: hide nothing.
+				// A build version such as "dev" says nothing about deprecation: hide
+				// nothing.
 			}
 		}
 		Version showHidden = null;
@@ -120,7 +132,8 @@ public record ControllerObservabilitySettings(String namespace, Tags commonTags,
 			}
 			catch (IllegalArgumentException ex) {
 				throw new InvalidObservabilityPropertyException(PREFIX + "show-hidden-metrics-for-version",
-						showHiddenText, "the value must have the form MAJOR.MINOR; "
+						showHiddenText,
+						"the value must have the form MAJOR.MINOR; "
 								+ StabilityPolicy.describeAllowedShowHidden(version),
 						"Set it to the previous minor version, or remove it");
 			}
@@ -129,8 +142,8 @@ public record ControllerObservabilitySettings(String namespace, Tags commonTags,
 			return new StabilityPolicy(version, showHidden, Set.copyOf(properties.getDisabledMetrics()));
 		}
 		catch (IllegalArgumentException ex) {
-			throw new InvalidObservabilityPropertyException(PREFIX + "show-hidden-metrics-for-version",
-					showHiddenText, ex.getMessage(), "Set it to the previous minor version, or remove it");
+			throw new InvalidObservabilityPropertyException(PREFIX + "show-hidden-metrics-for-version", showHiddenText,
+					ex.getMessage(), "Set it to the previous minor version, or remove it");
 		}
 	}
 
@@ -337,6 +350,64 @@ public record ControllerObservabilitySettings(String namespace, Tags commonTags,
 	private static String suggestion(String value, String fallback) {
 		String snake = MetricNames.toSnakeCase(value);
 		return MetricNames.isSnakeCase(snake) ? snake : fallback;
+	}
+
+	/**
+	 * What operation metrics carry and how they are recorded.
+	 *
+	 * @param tags label keys of every operation metric
+	 * @param definitions per-operation settings keyed by snake_case operation name
+	 * @param maxOperations most distinct operations recorded, besides declared ones
+	 * @param directRecording whether operations record straight into their meters when
+	 * only meter handlers would see their observations
+	 */
+	public record Operations(List<String> tags, Map<String, OperationDefinition> definitions, int maxOperations,
+			boolean directRecording) {
+
+	}
+
+	/**
+	 * The metrics declared in configuration, checked against the {@code MetricDefinition}
+	 * beans when the catalog is built.
+	 *
+	 * @param metrics declared metrics keyed by name, as configured
+	 */
+	public record Catalog(Map<String, ControllerObservabilityProperties.Metric> metrics) {
+
+	}
+
+	/**
+	 * What the rules file, the {@code PrometheusRule}, the monitors and the dashboard are
+	 * generated from. Checked against the operations when the rule set is built.
+	 *
+	 * @param window range of the rate windows, such as {@code 5m}
+	 * @param group name of the rule group, or {@code null} for one from the namespace
+	 * @param prometheusRuleLabels labels of the generated Prometheus Operator resources
+	 * @param operations built-in rules per operation, keyed as configured
+	 * @param recordingRules recording rules of the user's own, keyed by record name
+	 * @param alerts alerts of the user's own, keyed by alert name
+	 * @param scrape how Prometheus finds the controller's pods
+	 */
+	public record Rules(String window, String group, Map<String, String> prometheusRuleLabels,
+			Map<String, ControllerObservabilityProperties.OperationRules> operations,
+			Map<String, ControllerObservabilityProperties.Recording> recordingRules,
+			Map<String, ControllerObservabilityProperties.Alert> alerts,
+			ControllerObservabilityProperties.Scrape scrape) {
+
+	}
+
+	/**
+	 * How the metrics linter judges the scrape.
+	 *
+	 * @param allowedLabels label names that look unbounded but are bounded in this
+	 * controller
+	 * @param frameworkPrefixes name prefixes of framework metrics besides the usual ones,
+	 * whose findings never fail start-up
+	 * @param mode what a finding does at start-up
+	 */
+	public record Lint(Set<String> allowedLabels, List<String> frameworkPrefixes,
+			ControllerObservabilityProperties.Lint.Mode mode) {
+
 	}
 
 }

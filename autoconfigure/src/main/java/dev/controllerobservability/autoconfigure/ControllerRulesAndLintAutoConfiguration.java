@@ -1,6 +1,5 @@
 package dev.controllerobservability.autoconfigure;
 
-import java.util.Set;
 import java.util.concurrent.Executor;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -25,10 +24,9 @@ import static org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfi
 
 /**
  * Auto-configuration of the controller's alert and recording rules, the metrics linter,
- * the generated artefacts (rules files, {@code PrometheusRule}, {@code ServiceMonitor},
- * {@code PodMonitor}, dashboard, reference) and,
- * with a Prometheus registry, the live view of what is exposed and the start-up checks of
- * rules and lint.
+ * the generated artefacts (rules files, {@code PrometheusRule}, {@code ServiceMonitor}
+ * and {@code PodMonitor}, dashboard, reference) and, with a Prometheus registry, the live
+ * view of what is exposed and the start-up checks of rules and lint.
  */
 @AutoConfiguration(after = ControllerObservabilityAutoConfiguration.class)
 @ConditionalOnBean(ControllerOperations.class)
@@ -36,27 +34,24 @@ public final class ControllerRulesAndLintAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	RuleSet controllerRuleSet(ControllerObservabilityProperties properties, ControllerObservabilitySettings settings,
-			ControllerOperations operations) {
-		return RuleSetFactory.create(properties, settings, operations);
+	RuleSet controllerRuleSet(ControllerObservabilitySettings settings, ControllerOperations operations) {
+		return RuleSetFactory.create(settings, operations);
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
 	ControllerArtefacts controllerArtefacts(RuleSet rules, ControllerObservabilitySettings settings,
-			ControllerObservabilityProperties properties, ControllerOperations operations, ControllerMetrics metrics,
-			MetricsLinter linter, Environment environment) {
+			ControllerOperations operations, ControllerMetrics metrics, MetricsLinter linter, Environment environment) {
 		String applicationName = environment.getProperty("spring.application.name", settings.namespace());
-		return new ControllerArtefacts(rules, settings, properties, operations, metrics, linter, applicationName,
-				ScrapeTargetFactory.create(properties, environment, applicationName));
+		return new ControllerArtefacts(rules, settings, operations, metrics, linter, applicationName,
+				ScrapeTargetFactory.create(settings.rules(), environment, applicationName));
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
-	MetricsLinter controllerMetricsLinter(ControllerObservabilitySettings settings,
-			ControllerObservabilityProperties properties) {
-		return new MetricsLinter(settings.namespace(), Set.copyOf(properties.getLint().getAllowedLabels()),
-				properties.getLint().getFrameworkPrefixes());
+	MetricsLinter controllerMetricsLinter(ControllerObservabilitySettings settings) {
+		return new MetricsLinter(settings.namespace(), settings.lint().allowedLabels(),
+				settings.lint().frameworkPrefixes());
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -67,18 +62,17 @@ public final class ControllerRulesAndLintAutoConfiguration {
 		@ConditionalOnMissingBean
 		@ConditionalOnBean(PrometheusMeterRegistry.class)
 		LiveMetrics liveMetrics(PrometheusMeterRegistry registry, ControllerMetrics metrics,
-				ControllerObservabilitySettings settings, MetricsLinter linter, ControllerOperations operations,
-				ControllerObservabilityProperties properties) {
+				ControllerObservabilitySettings settings, MetricsLinter linter, ControllerOperations operations) {
 			return new LiveMetrics(registry, metrics, settings, linter, operations,
-					RuleSetFactory.operationNames(properties, settings));
+					RuleSetFactory.operationNames(settings));
 		}
 
 		@Bean
 		@ConditionalOnBean(PrometheusMeterRegistry.class)
 		StartupChecks controllerStartupChecks(LiveMetrics liveMetrics, RuleSet rules,
-				ControllerObservabilityProperties properties,
+				ControllerObservabilitySettings settings,
 				@Qualifier(APPLICATION_TASK_EXECUTOR_BEAN_NAME) ObjectProvider<Executor> applicationTaskExecutor) {
-			return new StartupChecks(liveMetrics, rules, properties.getLint().getMode(), applicationTaskExecutor);
+			return new StartupChecks(liveMetrics, rules, settings.lint().mode(), applicationTaskExecutor);
 		}
 
 	}

@@ -102,7 +102,8 @@ final class EmptyOperationDefinitions {
 			}
 		}
 		catch (IOException | RuntimeException ex) {
-			// Spring Boot has read this resource already; what it could not read, it reports.
+			// Spring Boot has read this resource already; what it could not read, it
+			// reports.
 		}
 		return paths;
 	}

@@ -4,8 +4,7 @@ import dev.controllerobservability.internal.metrics.InvalidDefinitionException;
 
 /**
  * A {@code controller.observability.*} property has a value the starter cannot use.
- * Carries everything a failure analysis needs: the property, the value, why, and the
- * fix.
+ * Carries everything a failure analysis needs: the property, the value, why, and the fix.
  */
 public class InvalidObservabilityPropertyException extends RuntimeException {
 
@@ -40,8 +39,7 @@ public class InvalidObservabilityPropertyException extends RuntimeException {
 	 * @param note text appended to the reason, such as where the declaration came from
 	 * @return the exception naming {@code property.field}
 	 */
-	static InvalidObservabilityPropertyException of(String property,
-			InvalidDefinitionException problem, String note) {
+	static InvalidObservabilityPropertyException of(String property, InvalidDefinitionException problem, String note) {
 		return new InvalidObservabilityPropertyException(
 				property + ((problem.getField() != null) ? "." + problem.getField() : ""), problem.getValue(),
 				problem.getReason() + note, problem.getAction());

@@ -4,8 +4,8 @@ import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
 /**
- * Turns an {@link InvalidObservabilityPropertyException} into the failure analysis
- * Spring Boot prints instead of a stack trace.
+ * Turns an {@link InvalidObservabilityPropertyException} into the failure analysis Spring
+ * Boot prints instead of a stack trace.
  */
 class InvalidObservabilityPropertyFailureAnalyzer
 		extends AbstractFailureAnalyzer<InvalidObservabilityPropertyException> {

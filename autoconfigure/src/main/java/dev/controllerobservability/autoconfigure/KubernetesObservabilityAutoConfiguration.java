@@ -28,12 +28,12 @@ import dev.controllerobservability.internal.metrics.RecordingFailures;
  * Kubernetes metrics under their standard names: {@code leader_election_master_status}
  * always, the standard {@code process_*} metrics of Go controllers when
  * prometheus-metrics-instrumentation-jvm and a Prometheus registry are present,
- * {@code rest_client_*} for fabric8 clients built through the {@link KubernetesClientMetrics}
- * bean when fabric8 is present, and {@code controller_runtime_*} / {@code workqueue_*} (and
- * {@code rest_client_*} for the operator's own calls) for Java Operator SDK operators when
- * the SDK is present. The application's {@link KubernetesClient} beans are left as they
- * are, and none is defined here. Turned off with
- * {@code controller.observability.kubernetes.enabled=false}.
+ * {@code rest_client_*} for fabric8 clients built through the
+ * {@link KubernetesClientMetrics} bean when fabric8 is present, and
+ * {@code controller_runtime_*} / {@code workqueue_*} (and {@code rest_client_*} for the
+ * operator's own calls) for Java Operator SDK operators when the SDK is present. The
+ * application's {@link KubernetesClient} beans are left as they are, and none is defined
+ * here. Turned off with {@code controller.observability.kubernetes.enabled=false}.
  */
 @AutoConfiguration(after = ControllerObservabilityAutoConfiguration.class)
 @ConditionalOnBean(RecordingFailures.class)
@@ -85,9 +85,10 @@ public class KubernetesObservabilityAutoConfiguration {
 		ControllerRuntimeMetrics controllerRuntimeMetrics(MeterRegistry meterRegistry,
 				ObjectProvider<PrometheusRegistry> prometheusRegistry, ControllerObservabilitySettings settings,
 				RecordingFailures failures) {
-			// Without a Prometheus registry the histograms are recorded but exported nowhere.
-			return new ControllerRuntimeMetrics(meterRegistry, prometheusRegistry.getIfAvailable(PrometheusRegistry::new),
-					settings.disabledMetrics(), failures);
+			// Without a Prometheus registry the histograms are recorded but exported
+			// nowhere.
+			return new ControllerRuntimeMetrics(meterRegistry,
+					prometheusRegistry.getIfAvailable(PrometheusRegistry::new), settings.disabledMetrics(), failures);
 		}
 
 		@Bean

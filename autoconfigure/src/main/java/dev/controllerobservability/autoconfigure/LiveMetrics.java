@@ -25,15 +25,16 @@ import dev.controllerobservability.docs.StableMetricsGoldenFile;
  * What the running application exposes, for documentation, linting and the stability
  * contract: its Prometheus scrape plus the declared metrics that have no series yet. In a
  * test of your own controller:
- * <pre>{@code
- * @Autowired LiveMetrics liveMetrics;
  *
- * @Test
+ * <pre class="code">
+ * &#64;Autowired LiveMetrics liveMetrics;
+ *
+ * &#64;Test
  * void metricsAreClean() {
  *     liveMetrics.lint().assertNoControllerFindings();
  *     liveMetrics.assertStableMetricsUnchanged(Path.of("docs/reference/stable-metrics.yaml"), "./mvnw verify -Dreference.update=true");
  * }
- * }</pre>
+ * </pre>
  * <p>
  * {@link #reference()} and {@link #lint()} cost a scrape, reading it back, and the work
  * itself; both depend only on which metric families and labels exist, never on values.
@@ -161,7 +162,8 @@ public class LiveMetrics {
 		private T value;
 
 		synchronized T get(Function<Exposition, T> compute) {
-			// Read before scraping: a meter added during the scrape makes the next call scrape again.
+			// Read before scraping: a meter added during the scrape makes the next call
+			// scrape again.
 			long current = LiveMetrics.this.meterChanges.get();
 			if (this.value == null || this.meterChanges != current) {
 				this.value = compute.apply(exposition());

@@ -46,8 +46,8 @@ final class MetricCatalogFactory {
 		}
 		StabilityLevel stability = StabilityLevels.parse(PREFIX + name + ".stability", metric.getStability());
 		return new MetricDefinition(name, type, metric.getHelp(), metric.getLabels(), metric.getBuckets(),
-				metric.getUnit(), stability, metric.getDeprecatedVersion(), metric.getReplaces(),
-				metric.getRenamedIn(), metric.getLabelValues());
+				metric.getUnit(), stability, metric.getDeprecatedVersion(), metric.getReplaces(), metric.getRenamedIn(),
+				metric.getLabelValues());
 	}
 
 }

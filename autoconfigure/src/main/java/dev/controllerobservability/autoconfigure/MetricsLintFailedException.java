@@ -5,8 +5,8 @@ import java.util.List;
 import dev.controllerobservability.lint.LintFinding;
 
 /**
- * Controller metrics have lint findings and {@code controller.observability.lint.mode}
- * is {@code fail}.
+ * Controller metrics have lint findings and {@code controller.observability.lint.mode} is
+ * {@code fail}.
  */
 public class MetricsLintFailedException extends RuntimeException {
 

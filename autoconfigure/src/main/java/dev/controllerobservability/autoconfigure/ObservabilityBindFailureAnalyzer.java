@@ -29,7 +29,8 @@ class ObservabilityBindFailureAnalyzer extends AbstractFailureAnalyzer<BindExcep
 
 	@Override
 	protected FailureAnalysis analyze(Throwable rootFailure, BindException cause) {
-		if (!PREFIX.isAncestorOf(cause.getName()) || cause.getCause() instanceof UnboundConfigurationPropertiesException) {
+		if (!PREFIX.isAncestorOf(cause.getName())
+				|| cause.getCause() instanceof UnboundConfigurationPropertiesException) {
 			return null;
 		}
 		ConfigurationProperty property = cause.getProperty();

@@ -14,11 +14,11 @@ import dev.controllerobservability.catalog.ControllerMetrics;
  * Micrometer family, so the scrape sees the series the collectors just reported. It
  * contributes no metric of its own.
  * <p>
- * Every {@code collect} variant is overridden: the registry calls the unfiltered ones
- * for a plain scrape and the filtered ones for {@code ?includedNames=}, and the
- * interface's filtered defaults read the name of the snapshot this collector does not
- * return. Having no name, it is collected whatever the filter, so the refresh runs once
- * per scrape either way.
+ * Every {@code collect} variant is overridden: the registry calls the unfiltered ones for
+ * a plain scrape and the filtered ones for {@code ?includedNames=}, and the interface's
+ * filtered defaults read the name of the snapshot this collector does not return. Having
+ * no name, it is collected whatever the filter, so the refresh runs once per scrape
+ * either way.
  */
 class PrometheusCollectorRefresh implements Collector {
 

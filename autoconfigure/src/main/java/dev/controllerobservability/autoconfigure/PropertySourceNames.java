@@ -97,10 +97,12 @@ final class PropertySourceNames {
 			List<String> corrected = new ArrayList<>(tokens.subList(0, map[0]));
 			corrected.add(String.join("", tokens.subList(map[0], map[1])));
 			corrected.addAll(tokens.subList(map[1], tokens.size()));
-			throw new InvalidObservabilityPropertyException(variable, value, "Spring Boot reads the entries of a map "
-					+ "property from environment variables only when the map's name is one word, so " + written
-					+ " binds to nothing",
-					"Rename the variable to " + ENVIRONMENT_PREFIX + String.join("_", corrected).toUpperCase(Locale.ROOT));
+			throw new InvalidObservabilityPropertyException(variable, value,
+					"Spring Boot reads the entries of a map "
+							+ "property from environment variables only when the map's name is one word, so " + written
+							+ " binds to nothing",
+					"Rename the variable to " + ENVIRONMENT_PREFIX
+							+ String.join("_", corrected).toUpperCase(Locale.ROOT));
 		}
 		String suggestion = (unknown.closest() != null) ? "Did you mean '" + unknown.closest() + "' ("
 				+ ENVIRONMENT_PREFIX + String.join("_", tokens.subList(0, unknown.index())).toUpperCase(Locale.ROOT)
@@ -160,16 +162,17 @@ final class PropertySourceNames {
 			}
 		}
 		String quoted = dropped.chars().mapToObj((c) -> "'" + (char) c + "'").collect(Collectors.joining(", "));
-		String action = (key != null) ? "Write the key in brackets to keep it as written, such as '"
-				+ String.join(".", elements.subList(0, key[0])) + "[" + String.join(".", elements.subList(key[0], key[1]))
-				+ "]" + ((key[1] < elements.size()) ? "." + String.join(".", elements.subList(key[1], elements.size()))
-						: "")
-				+ "' below " + PREFIX + " (quoted in YAML), or use only letters, digits, '-' and '_'"
+		String action = (key != null)
+				? "Write the key in brackets to keep it as written, such as '"
+						+ String.join(".", elements.subList(0, key[0])) + "["
+						+ String.join(".", elements.subList(key[0], key[1])) + "]"
+						+ ((key[1] < elements.size())
+								? "." + String.join(".", elements.subList(key[1], elements.size())) : "")
+						+ "' below " + PREFIX + " (quoted in YAML), or use only letters, digits, '-' and '_'"
 				: "Remove " + quoted + " from the name";
 		return new InvalidObservabilityPropertyException(written, value,
 				"Spring Boot drops " + quoted + " from property names outside brackets, so this binds as '"
-						+ UnknownObservabilityPropertyFailureAnalyzer.asWritten(name)
-						+ "', not as written",
+						+ UnknownObservabilityPropertyFailureAnalyzer.asWritten(name) + "', not as written",
 				action);
 	}
 

@@ -74,8 +74,7 @@ final class PropertyTree {
 		return keys;
 	}
 
-	private static Unknown walk(ResolvableType type, List<String> elements, int index, boolean joined,
-			boolean inMap) {
+	private static Unknown walk(ResolvableType type, List<String> elements, int index, boolean joined, boolean inMap) {
 		if (index == elements.size()) {
 			return null;
 		}
@@ -104,7 +103,8 @@ final class PropertyTree {
 			ResolvableType propertyType = (property != null)
 					? ResolvableType.forMethodReturnType(property.getReadMethod()) : null;
 			if (property != null && end > index && Map.class.isAssignableFrom(propertyType.resolve(Object.class))) {
-				// The binder finds map entries only under the map's canonical name, as one word.
+				// The binder finds map entries only under the map's canonical name, as
+				// one word.
 				return new Unknown(index, List.of(), null, inMap, new int[] { index, end + 1 });
 			}
 			if (property != null) {
@@ -129,9 +129,8 @@ final class PropertyTree {
 	/** Whether a type has properties of its own, rather than being a value. */
 	private static boolean isNode(ResolvableType type) {
 		Class<?> resolved = type.resolve(Object.class);
-		return Map.class.isAssignableFrom(resolved) || Collection.class.isAssignableFrom(resolved)
-				|| resolved.isArray() || !(resolved.isPrimitive() || resolved.isEnum()
-						|| resolved.getName().startsWith("java."));
+		return Map.class.isAssignableFrom(resolved) || Collection.class.isAssignableFrom(resolved) || resolved.isArray()
+				|| !(resolved.isPrimitive() || resolved.isEnum() || resolved.getName().startsWith("java."));
 	}
 
 	private static boolean isIndex(String element) {

@@ -38,9 +38,9 @@ final class RuleSetFactory {
 	private RuleSetFactory() {
 	}
 
-	static RuleSet create(ControllerObservabilityProperties properties, ControllerObservabilitySettings settings,
-			ControllerOperations operations) {
-		String window = properties.getRules().getWindow();
+	static RuleSet create(ControllerObservabilitySettings settings, ControllerOperations operations) {
+		ControllerObservabilitySettings.Rules configured = settings.rules();
+		String window = configured.window();
 		if (!PromQl.isDuration(window)) {
 			throw new InvalidObservabilityPropertyException(PREFIX + "rules.window", window,
 					"the rate window is a Prometheus duration", "Write it like 5m");
@@ -48,7 +48,7 @@ final class RuleSetFactory {
 		RuleTemplates templates = new RuleTemplates(settings.namespace(), operations::describe);
 		List<RecordingRule> recordingRules = new ArrayList<>();
 		List<AlertRule> alerts = new ArrayList<>();
-		properties.getRules().getOperations().forEach((operation, rules) -> {
+		configured.operations().forEach((operation, rules) -> {
 			String property = "rules.operations." + operation;
 			OperationDescriptor descriptor = describe(operations, property, operation);
 			int firstRecording = recordingRules.size();
@@ -60,14 +60,14 @@ final class RuleSetFactory {
 			alerts.subList(firstAlert, alerts.size())
 				.forEach((rule) -> check(property, () -> RuleValidator.validate(rule)));
 		});
-		properties.getRecordingRules().forEach((name, recording) -> {
+		configured.recordingRules().forEach((name, recording) -> {
 			String property = "recording-rules[" + name + "]";
 			RecordingRule rule = new RecordingRule(name, templates.resolve(name, "expr", recording.getExpr()),
 					recording.getLabels());
 			check(property, () -> RuleValidator.validate(rule));
 			recordingRules.add(rule);
 		});
-		properties.getAlerts().forEach((name, alert) -> {
+		configured.alerts().forEach((name, alert) -> {
 			String property = "alerts." + name;
 			check(property, () -> {
 				AlertRule rule = new AlertRule(name, templates.resolve(name, "expr", alert.getExpr()), alert.getFor(),
@@ -78,15 +78,13 @@ final class RuleSetFactory {
 				alerts.add(rule);
 			});
 		});
-		String group = (properties.getRules().getGroup() != null) ? properties.getRules().getGroup()
-				: settings.namespace() + ".rules";
+		String group = (configured.group() != null) ? configured.group() : settings.namespace() + ".rules";
 		if (group.isBlank()) {
 			throw new InvalidObservabilityPropertyException(PREFIX + "rules.group", group,
 					"a rule group needs a name; promtool and Prometheus reject a group without one",
 					"Set a name such as '" + settings.namespace() + ".rules', or remove the property for that default");
 		}
-		kubernetesLabels(PREFIX + "rules.prometheus-rule-labels", properties.getRules().getPrometheusRuleLabels(),
-				"PrometheusRule");
+		kubernetesLabels(PREFIX + "rules.prometheus-rule-labels", configured.prometheusRuleLabels(), "PrometheusRule");
 		return new RuleSet(group, recordingRules, alerts);
 	}
 
@@ -103,7 +101,8 @@ final class RuleSetFactory {
 			int slash = key.lastIndexOf('/');
 			String keyPrefix = (slash >= 0) ? key.substring(0, slash) : null;
 			String name = key.substring(slash + 1);
-			if ((keyPrefix != null && (keyPrefix.length() > 253 || !KUBERNETES_LABEL_PREFIX.matcher(keyPrefix).matches()))
+			if ((keyPrefix != null
+					&& (keyPrefix.length() > 253 || !KUBERNETES_LABEL_PREFIX.matcher(keyPrefix).matches()))
 					|| name.length() > 63 || !KUBERNETES_LABEL_NAME.matcher(name).matches()) {
 				throw new InvalidObservabilityPropertyException(property, key,
 						"'" + key + "' is not a Kubernetes label key (an optional DNS prefix and '/', then at most 63 "
@@ -131,8 +130,8 @@ final class RuleSetFactory {
 		}
 	}
 
-	private static OperationRuleSettings operationSettings(String property,
-			String window, ControllerObservabilityProperties.OperationRules rules) {
+	private static OperationRuleSettings operationSettings(String property, String window,
+			ControllerObservabilityProperties.OperationRules rules) {
 		OperationRuleSettings.ErrorRatio errorRatio = null;
 		OperationRuleSettings.Latency latency = null;
 		OperationRuleSettings.Stuck stuck = null;
@@ -144,7 +143,8 @@ final class RuleSetFactory {
 						"Set a number above 0 and at most 1, such as 0.05");
 			}
 			alertFields(property + ".error-ratio", error.getFor(), error.getSeverity());
-			errorRatio = new OperationRuleSettings.ErrorRatio(error.getThreshold(), error.getFor(), error.getSeverity());
+			errorRatio = new OperationRuleSettings.ErrorRatio(error.getThreshold(), error.getFor(),
+					error.getSeverity());
 		}
 		var slow = rules.getLatency();
 		if (slow.isEnabled()) {
@@ -193,10 +193,9 @@ final class RuleSetFactory {
 	 * The operations known before their first call: declared under
 	 * {@code operations.definitions} or given built-in rules.
 	 */
-	static List<String> operationNames(ControllerObservabilityProperties properties,
-			ControllerObservabilitySettings settings) {
-		Set<String> names = new LinkedHashSet<>(settings.definitions().keySet());
-		properties.getRules().getOperations().keySet().forEach((name) -> names.add(MetricNames.toSnakeCase(name)));
+	static List<String> operationNames(ControllerObservabilitySettings settings) {
+		Set<String> names = new LinkedHashSet<>(settings.operations().definitions().keySet());
+		settings.rules().operations().keySet().forEach((name) -> names.add(MetricNames.toSnakeCase(name)));
 		return List.copyOf(names);
 	}
 

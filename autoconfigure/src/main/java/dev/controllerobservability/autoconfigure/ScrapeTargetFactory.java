@@ -22,15 +22,17 @@ final class ScrapeTargetFactory {
 
 	private static final String PREFIX = ControllerObservabilityProperties.PREFIX + ".scrape.";
 
-	/** Kubernetes port names (IANA service names): what a ServiceMonitor's port refers to. */
+	/**
+	 * Kubernetes port names (IANA service names): what a ServiceMonitor's port refers to.
+	 */
 	private static final Pattern PORT_NAME = Pattern.compile("(?=.*[a-z])[a-z0-9]([-a-z0-9]*[a-z0-9])?");
 
 	private ScrapeTargetFactory() {
 	}
 
-	static ScrapeTarget create(ControllerObservabilityProperties properties, Environment environment,
+	static ScrapeTarget create(ControllerObservabilitySettings.Rules rules, Environment environment,
 			String applicationName) {
-		ControllerObservabilityProperties.Scrape scrape = properties.getScrape();
+		ControllerObservabilityProperties.Scrape scrape = rules.scrape();
 		Binder binder = Binder.get(environment);
 		boolean managementPort = binder.bind("management.server.port", Integer.class).isBound();
 		String port = (scrape.getPort() != null) ? scrape.getPort() : managementPort ? "management" : "http";
@@ -51,10 +53,11 @@ final class ScrapeTargetFactory {
 		RuleSetFactory.kubernetesLabels(PREFIX + "selector", selector, "ServiceMonitor or PodMonitor");
 		String path = (managementPort ? trimmed(binder.bind("management.server.base-path", String.class).orElse(""))
 				: "") + trimmed(binder.bind("management.endpoints.web.base-path", String.class).orElse("/actuator"))
-				+ "/" + binder.bind("management.endpoints.web.path-mapping.prometheus", String.class)
+				+ "/"
+				+ binder.bind("management.endpoints.web.path-mapping.prometheus", String.class)
 					.orElse("prometheus")
 					.replaceAll("^/+", "");
-		return new ScrapeTarget(applicationName, selector, properties.getRules().getPrometheusRuleLabels(), port,
+		return new ScrapeTarget(applicationName, selector, rules.prometheusRuleLabels(), port,
 				path.startsWith("/") ? path : "/" + path, scrape.getInterval());
 	}
 

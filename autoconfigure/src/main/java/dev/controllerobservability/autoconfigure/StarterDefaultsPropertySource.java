@@ -20,8 +20,8 @@ import org.springframework.core.env.PropertySource;
  * {@code /actuator/prometheus} answers with no other setting;</li>
  * <li>{@code io.prometheus.exporter.exemplarsOnAllMetricTypes=false} (through
  * {@code management.prometheus.metrics.export.properties}): Micrometer's default puts
- * exemplars on histograms' {@code _count} lines too, which OpenMetrics does not allow
- * and which makes Prometheus 2.x reject the whole scrape once tracing adds exemplars.
+ * exemplars on histograms' {@code _count} lines too, which OpenMetrics does not allow and
+ * which makes Prometheus 2.x reject the whole scrape once tracing adds exemplars.
  * Exemplars stay on buckets and counters.</li>
  * <li>{@code management.otlp.metrics.export.base-time-unit=seconds}: controller timers
  * are described, bucketed and named in seconds, while Micrometer's OTLP registry exports
@@ -34,8 +34,8 @@ import org.springframework.core.env.PropertySource;
  * that arrive later ({@code @PropertySource} files, read while configuration classes are
  * parsed, and {@code SpringApplication.setDefaultProperties}, moved behind every other
  * source) would otherwise lose to a default that was decided before they existed. Any
- * form of a property counts: relaxed names, environment variables, indexed list
- * entries, placeholders.
+ * form of a property counts: relaxed names, environment variables, indexed list entries,
+ * placeholders.
  */
 final class StarterDefaultsPropertySource extends EnumerablePropertySource<MutablePropertySources> {
 
@@ -64,7 +64,8 @@ final class StarterDefaultsPropertySource extends EnumerablePropertySource<Mutab
 		// A live view: every lookup sees the sources present at that moment, minus this
 		// one and Boot's attached view of all of them (which includes this one).
 		Iterable<PropertySource<?>> others = () -> sources.stream()
-			.filter((source) -> source != this && !ConfigurationPropertySources.isAttachedConfigurationPropertySource(source))
+			.filter((source) -> source != this
+					&& !ConfigurationPropertySources.isAttachedConfigurationPropertySource(source))
 			.iterator();
 		this.others = new Binder(ConfigurationPropertySources.from(others),
 				new PropertySourcesPlaceholdersResolver(others));
@@ -129,7 +130,8 @@ final class StarterDefaultsPropertySource extends EnumerablePropertySource<Mutab
 			return this.others.bind(ENABLED_PROPERTY, Boolean.class).orElse(true);
 		}
 		catch (BindException ex) {
-			// Not a boolean: binding the starter's properties reports it with a failure analysis.
+			// Not a boolean: binding the starter's properties reports it with a failure
+			// analysis.
 			return true;
 		}
 	}

@@ -34,10 +34,9 @@ import dev.controllerobservability.rules.RuleSet;
  * controller does not name those metrics.</li>
  * </ul>
  * Only what can stop the application needs to run before it is ready. In {@code warn}
- * mode the lint, on the same scrape, is handed to the application's task executor
- * (Spring Boot's {@code applicationTaskExecutor}) when the application has one, and logs
- * a moment later; without one it runs before readiness. The starter starts no thread of
- * its own.
+ * mode the lint, on the same scrape, is handed to the application's task executor (Spring
+ * Boot's {@code applicationTaskExecutor}) when the application has one, and logs a moment
+ * later; without one it runs before readiness. The starter starts no thread of its own.
  */
 class StartupChecks implements ApplicationListener<ApplicationReadyEvent> {
 
@@ -79,7 +78,8 @@ class StartupChecks implements ApplicationListener<ApplicationReadyEvent> {
 				return;
 			}
 			catch (RejectedExecutionException ex) {
-				// Saturated or already shutting down: the findings are still worth a line each.
+				// Saturated or already shutting down: the findings are still worth a line
+				// each.
 			}
 		}
 		lint.run();
@@ -127,8 +127,9 @@ class StartupChecks implements ApplicationListener<ApplicationReadyEvent> {
 		for (String metric : PromQl.metricNames(expr)) {
 			if (!known.contains(metric)) {
 				String closest = closest(metric, known);
-				throw new InvalidObservabilityPropertyException(ControllerObservabilityProperties.PREFIX + "." + property,
-						expr, "the expression reads " + metric + ", which the application neither exposes nor declares",
+				throw new InvalidObservabilityPropertyException(
+						ControllerObservabilityProperties.PREFIX + "." + property, expr,
+						"the expression reads " + metric + ", which the application neither exposes nor declares",
 						((closest != null) ? "Did you mean " + closest + "? " : "")
 								+ "Fix the metric name; to name an operation's metrics before its first call, list the "
 								+ "operation under controller.observability.operations.definitions");

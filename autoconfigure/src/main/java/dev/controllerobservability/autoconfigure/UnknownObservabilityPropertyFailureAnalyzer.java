@@ -46,10 +46,10 @@ class UnknownObservabilityPropertyFailureAnalyzer
 				+ (known.isEmpty() ? "" : "; the properties at this place are " + String.join(", ", known));
 		String closest = (unknown != null) ? unknown.closest() : null;
 		String written = asWritten(reported);
-		String action = ((closest != null) ? "Did you mean '" + closest + "'? " : "") + "Correct or remove '"
-				+ written + "'" + origin(first) + ".";
-		return InvalidObservabilityPropertyFailureAnalyzer.analysis(written, value(reported, unbound), reason,
-				action, cause);
+		String action = ((closest != null) ? "Did you mean '" + closest + "'? " : "") + "Correct or remove '" + written
+				+ "'" + origin(first) + ".";
+		return InvalidObservabilityPropertyFailureAnalyzer.analysis(written, value(reported, unbound), reason, action,
+				cause);
 	}
 
 	/** The elements below the prefix, lower case, list indexes as digits. */

@@ -18,9 +18,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * What the configuration checks must let through, each in a real application: operations
- * declared without settings, correctly spelt environment variables and system
- * properties, and names that may still come to exist, which get one WARN instead of a
- * refusal.
+ * declared without settings, correctly spelt environment variables and system properties,
+ * and names that may still come to exist, which get one WARN instead of a refusal.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class AcceptedConfigurationTests {
@@ -65,12 +64,13 @@ class AcceptedConfigurationTests {
 				spring.config.activate.on-profile: never-active
 				controller.observability.operations.definitions.bind: {}
 				""")) {
-			assertThat(context.getBean(ControllerObservabilitySettings.class).definitions()).isEmpty();
+			assertThat(context.getBean(ControllerObservabilitySettings.class).operations().definitions()).isEmpty();
 		}
 	}
 
 	private static void assertDeclaresBind(ConfigurableApplicationContext context) {
-		assertThat(context.getBean(ControllerObservabilitySettings.class).definitions()).containsKey("bind");
+		assertThat(context.getBean(ControllerObservabilitySettings.class).operations().definitions())
+			.containsKey("bind");
 		assertThat(context.getBean(LiveMetrics.class).declaredFamilies()).extracting(ExposedFamily::name)
 			.contains("karpenter_bind_duration_seconds", "karpenter_bind_in_flight");
 		assertThat(context.getBean(ControllerArtefacts.class).dashboard().toJson())
@@ -95,7 +95,7 @@ class AcceptedConfigurationTests {
 			assertThat(settings.durationBuckets()).containsExactly(0.5, 5.0);
 			assertThat(settings.commonTags()).extracting((tag) -> tag.getKey() + "=" + tag.getValue())
 				.containsExactly("cluster=dev");
-			assertThat(settings.definitions().get("bind").subsystem()).isEqualTo("allocation_controller");
+			assertThat(settings.operations().definitions().get("bind").subsystem()).isEqualTo("allocation_controller");
 			assertThat(settings.maxLabelValues()).isEqualTo(50);
 		}
 	}
@@ -111,7 +111,7 @@ class AcceptedConfigurationTests {
 				""")) {
 			ControllerObservabilitySettings settings = context.getBean(ControllerObservabilitySettings.class);
 			assertThat(settings.durationBuckets()).containsExactly(0.5);
-			assertThat(settings.definitions().get("apply_packing").subsystem()).isEqualTo("provisioner");
+			assertThat(settings.operations().definitions().get("apply_packing").subsystem()).isEqualTo("provisioner");
 			assertThat(settings.maxLabelValues()).isEqualTo(50);
 		}
 	}
@@ -164,7 +164,10 @@ class AcceptedConfigurationTests {
 		}
 	}
 
-	/** What {@link ConfigurationReferences} logged at WARN; the application's logging replaces test appenders. */
+	/**
+	 * What {@link ConfigurationReferences} logged at WARN; the application's logging
+	 * replaces test appenders.
+	 */
 	private static List<String> warnings(CapturedOutput output) {
 		return output.getOut()
 			.lines()

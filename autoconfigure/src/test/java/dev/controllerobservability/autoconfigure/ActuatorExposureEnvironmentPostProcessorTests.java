@@ -49,12 +49,14 @@ class ActuatorExposureEnvironmentPostProcessorTests {
 		ConfigurationPropertySources.attach(environment);
 		this.postProcessor.postProcessEnvironment(environment, new SpringApplication());
 		environment.getPropertySources()
-			.addLast(new MapPropertySource("yaml list", Map.of("management.endpoints.web.exposure.include[0]", "info")));
+			.addLast(
+					new MapPropertySource("yaml list", Map.of("management.endpoints.web.exposure.include[0]", "info")));
 		assertThat(Binder.get(environment)
 			.bind("management.endpoints.web.exposure.include", Bindable.listOf(String.class))
 			.get()).containsExactly("info");
-		assertThat(environment.getPropertySources().get(StarterDefaultsPropertySource.NAME).getProperty(
-				"management.endpoints.web.exposure.include")).isNull();
+		assertThat(environment.getPropertySources()
+			.get(StarterDefaultsPropertySource.NAME)
+			.getProperty("management.endpoints.web.exposure.include")).isNull();
 	}
 
 	@Test

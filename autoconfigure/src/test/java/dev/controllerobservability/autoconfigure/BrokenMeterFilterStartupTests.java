@@ -60,7 +60,8 @@ class BrokenMeterFilterStartupTests {
 			context.getBean(ControllerMetrics.class).counter("nodes_launched_total", "provisioner", "gpu").increment();
 			assertThat(runs).hasValue(1);
 			RecordingFailures failures = context.getBean(RecordingFailures.class);
-			// Start-up: the two pre-set catalog series. The call: its direct meters, then the
+			// Start-up: the two pre-set catalog series. The call: its direct meters, then
+			// the
 			// observation path at start and stop. The counter: one.
 			assertThat(failures.count()).isEqualTo(6);
 			assertThat(context.getBean(MeterRegistry.class).find("karpenter.observability.errors").meter()).isNull();

@@ -34,7 +34,8 @@ class CardinalityPropertiesTests {
 	void defaultsToAThousandSeriesPerMetricAndAHundredOperations() {
 		this.contextRunner.run((context) -> {
 			assertThat(context.getBean(CardinalityLimiter.class).maxSeriesPerMetric()).isEqualTo(1000);
-			assertThat(context.getBean(ControllerObservabilitySettings.class).maxOperations()).isEqualTo(100);
+			assertThat(context.getBean(ControllerObservabilitySettings.class).operations().maxOperations())
+				.isEqualTo(100);
 		});
 	}
 
@@ -46,7 +47,8 @@ class CardinalityPropertiesTests {
 					"controller.observability.operations.definitions.bind.subsystem=allocation")
 			.run((context) -> {
 				ControllerOperations operations = context.getBean(ControllerOperations.class);
-				// Declared operations are recorded and do not count, whenever they are called.
+				// Declared operations are recorded and do not count, whenever they are
+				// called.
 				operations.observe("bind", Tags.of("provisioner", "a"), () -> "bound");
 				for (String provisioner : new String[] { "a", "b", "c" }) {
 					operations.observe("launch", Tags.of("provisioner", provisioner), () -> "launched");
@@ -54,8 +56,9 @@ class CardinalityPropertiesTests {
 				// "pack" is the second undeclared operation: one too many.
 				assertThat(operations.observe("pack", Tags.of("provisioner", "a"), () -> "packed")).isEqualTo("packed");
 				MeterRegistry registry = context.getBean(MeterRegistry.class);
-				assertThat(registry.find("controller.launch.in_flight").gauges()).extracting((gauge) -> gauge.getId()
-					.getTag("provisioner")).containsExactlyInAnyOrder("a", "b", "overflow");
+				assertThat(registry.find("controller.launch.in_flight").gauges())
+					.extracting((gauge) -> gauge.getId().getTag("provisioner"))
+					.containsExactlyInAnyOrder("a", "b", "overflow");
 				assertThat(registry.find("controller.allocation.bind.duration").timer()).isNotNull();
 				assertThat(registry.find("controller.pack.duration").timer()).isNull();
 				assertThat(registry.get("controller.observability.errors").counter().count()).isEqualTo(1);

@@ -105,12 +105,14 @@ class CatalogScrapeIntegrationTests {
 	@Test
 	void categorizesValuesOutsideTheAllowListAndBeyondTheCapAsUnexpected() {
 		assertThat(this.scrape.value("karpenter_nodes_launched_total",
-				Map.of("cluster", "test", "provisioner", "gpu", "zone", "unexpected"))).isEqualTo(1);
+				Map.of("cluster", "test", "provisioner", "gpu", "zone", "unexpected")))
+			.isEqualTo(1);
 		assertThat(this.scrape.samples("karpenter_pending_pods"))
 			.extracting((sample) -> sample.labels().get("provisioner"))
 			.containsExactlyInAnyOrder("a", "b", "c", "unexpected");
 		assertThat(this.scrape.value("karpenter_cardinality_enforcement_unexpected_categorizations_total",
-				Map.of("cluster", "test"))).isEqualTo(3);
+				Map.of("cluster", "test")))
+			.isEqualTo(3);
 	}
 
 	@Test

@@ -37,13 +37,14 @@ class CatalogVersionScrapeTests {
 				"controller.observability.metrics.nodes_launched_total.renamed-in=1.4.0");
 
 	@ParameterizedTest(name = "version {0}, show hidden for {1}: old name exposed {2}")
-	@CsvSource(nullValues = "none", value = { "1.4.0,none,true", "1.7.3,none,true", "1.8.0,none,false",
-			"1.8.0,1.7,true", "1.9.0,1.8,false" })
+	@CsvSource(nullValues = "none",
+			value = { "1.4.0,none,true", "1.7.3,none,true", "1.8.0,none,false", "1.8.0,1.7,true", "1.9.0,1.8,false" })
 	void exposesTheOldNameDuringTheWindowOnly(String version, String showHidden, boolean exposed) {
 		ApplicationContextRunner runner = this.contextRunner
 			.withPropertyValues("controller.observability.version=" + version);
 		if (showHidden != null) {
-			runner = runner.withPropertyValues("controller.observability.show-hidden-metrics-for-version=" + showHidden);
+			runner = runner
+				.withPropertyValues("controller.observability.show-hidden-metrics-for-version=" + showHidden);
 		}
 		runner.run((context) -> {
 			context.getBean(ControllerMetrics.class).counter("nodes_launched_total").increment(2);

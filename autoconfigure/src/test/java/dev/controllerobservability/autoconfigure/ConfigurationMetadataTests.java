@@ -82,7 +82,9 @@ class ConfigurationMetadataTests {
 
 	/** The processor writes 1.0 as 1: compare numbers by value. */
 	private static List<Object> numbersAsDoubles(List<?> values) {
-		return values.stream().map((value) -> (value instanceof Number number) ? (Object) number.doubleValue() : value).toList();
+		return values.stream()
+			.map((value) -> (value instanceof Number number) ? (Object) number.doubleValue() : value)
+			.toList();
 	}
 
 	private static String camelCase(String kebab) {

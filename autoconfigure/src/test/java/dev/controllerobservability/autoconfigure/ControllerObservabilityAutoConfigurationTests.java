@@ -99,15 +99,13 @@ class ControllerObservabilityAutoConfigurationTests {
 	@Test
 	void keepsTheObservationWhenDirectRecordingIsOff() {
 		this.contextRunner.withPropertyValues("controller.observability.operations.direct-recording=false")
-			.run((context) -> assertThat(context.getBean(ControllerOperations.class).isRecordingDirectly())
-				.isFalse());
+			.run((context) -> assertThat(context.getBean(ControllerOperations.class).isRecordingDirectly()).isFalse());
 	}
 
 	@Test
 	void refreshesCollectorsBeforeEachPrometheusScrape() {
-		this.contextRunner
-			.withConfiguration(AutoConfigurations.of(
-					org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusMetricsExportAutoConfiguration.class))
+		this.contextRunner.withConfiguration(AutoConfigurations
+			.of(org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusMetricsExportAutoConfiguration.class))
 			.run((context) -> assertThat(context).hasSingleBean(PrometheusCollectorRefresh.class));
 	}
 
@@ -142,8 +140,14 @@ class ControllerObservabilityAutoConfigurationTests {
 	@Test
 	void backsOffWhenUserDefinesSettings() {
 		ControllerObservabilitySettings settings = new ControllerObservabilitySettings("custom", Tags.empty(),
-				List.of(1.0), List.of(), Duration.ofMinutes(1), List.of("provisioner"), java.util.Map.of(),
-				StabilityPolicy.showAll(), List.of(), java.util.Map.of(), 10, 10, 100, 10);
+				List.of(1.0), List.of(), Duration.ofMinutes(1),
+				new ControllerObservabilitySettings.Operations(List.of("provisioner"), java.util.Map.of(), 10, true),
+				StabilityPolicy.showAll(), List.of(), java.util.Map.of(), 10, 10, 100,
+				new ControllerObservabilitySettings.Catalog(java.util.Map.of()),
+				new ControllerObservabilitySettings.Rules("5m", null, java.util.Map.of(), java.util.Map.of(),
+						java.util.Map.of(), java.util.Map.of(), new ControllerObservabilityProperties.Scrape()),
+				new ControllerObservabilitySettings.Lint(java.util.Set.of(), List.of(),
+						ControllerObservabilityProperties.Lint.Mode.WARN));
 		this.contextRunner.withBean(ControllerObservabilitySettings.class, () -> settings)
 			.run((context) -> assertThat(context.getBean(ControllerObservabilitySettings.class)).isSameAs(settings));
 	}
@@ -170,8 +174,7 @@ class ControllerObservabilityAutoConfigurationTests {
 					"management.metrics.distribution.slo.karpenter.launch.duration=100ms,300ms")
 			.run((context) -> {
 				MeterRegistry registry = context.getBean(MeterRegistry.class);
-				assertThat(boundariesSeconds(registry.timer("karpenter.bind.duration"))).containsExactly(0.5, 1.0,
-						2.0);
+				assertThat(boundariesSeconds(registry.timer("karpenter.bind.duration"))).containsExactly(0.5, 1.0, 2.0);
 				assertThat(boundariesSeconds(registry.timer("karpenter.launch.duration"))).containsExactly(0.1, 0.3);
 				assertThat(boundariesSeconds(registry.timer("jvm.gc.pause.test"))).isEmpty();
 			});
@@ -181,8 +184,7 @@ class ControllerObservabilityAutoConfigurationTests {
 	void appliesBootMetricsPropertiesToNamespacedNames() {
 		this.contextRunner
 			.withPropertyValues("controller.observability.namespace=karpenter",
-					"controller.observability.meter-prefixes=nodes",
-					"management.metrics.enable.karpenter.nodes=false")
+					"controller.observability.meter-prefixes=nodes", "management.metrics.enable.karpenter.nodes=false")
 			.run((context) -> {
 				MeterRegistry registry = context.getBean(MeterRegistry.class);
 				registry.counter("nodes.created").increment();
@@ -231,61 +233,67 @@ class ControllerObservabilityAutoConfigurationTests {
 				assertThat(registry.find("karpenter.launch.duration").timers())
 					.extracting((timer) -> timer.getId().getTag("provisioner"))
 					.containsExactlyInAnyOrder("gpu", "unexpected");
-				assertThat(registry.get("karpenter.cardinality_enforcement_unexpected_categorizations")
-					.counter()
-					.count()).isEqualTo(6);
+				assertThat(
+						registry.get("karpenter.cardinality_enforcement_unexpected_categorizations").counter().count())
+					.isEqualTo(6);
 			});
 	}
 
 	@Test
 	void failsOnAnAlertNameThatIsNotPascalCase() {
-		assertFailure(new String[] { "controller.observability.alerts.launch-errors.expr=up == 0",
-				"controller.observability.alerts.launch-errors.severity=warning",
-				"controller.observability.alerts.launch-errors.summary=Launches fail" },
+		assertFailure(
+				new String[] { "controller.observability.alerts.launch-errors.expr=up == 0",
+						"controller.observability.alerts.launch-errors.severity=warning",
+						"controller.observability.alerts.launch-errors.summary=Launches fail" },
 				"Property: controller.observability.alerts.launch-errors", "alert names are PascalCase",
 				"'LaunchErrors'");
 	}
 
 	@Test
 	void failsOnAnAlertWithoutSeverity() {
-		assertFailure(new String[] { "controller.observability.alerts.LaunchErrors.expr=up == 0",
-				"controller.observability.alerts.LaunchErrors.summary=Launches fail" },
+		assertFailure(
+				new String[] { "controller.observability.alerts.LaunchErrors.expr=up == 0",
+						"controller.observability.alerts.LaunchErrors.summary=Launches fail" },
 				"Property: controller.observability.alerts.LaunchErrors.severity", "every alert needs a severity",
 				"Set severity to critical, warning or info");
 	}
 
 	@Test
 	void failsOnBadPromQl() {
-		assertFailure(new String[] { "controller.observability.alerts.LaunchErrors.expr=sum(rate(up[5m]) > 1",
-				"controller.observability.alerts.LaunchErrors.severity=warning",
-				"controller.observability.alerts.LaunchErrors.summary=Launches fail" },
-				"Property: controller.observability.alerts.LaunchErrors.expr", "the PromQL is not valid: '(' is not closed");
+		assertFailure(
+				new String[] { "controller.observability.alerts.LaunchErrors.expr=sum(rate(up[5m]) > 1",
+						"controller.observability.alerts.LaunchErrors.severity=warning",
+						"controller.observability.alerts.LaunchErrors.summary=Launches fail" },
+				"Property: controller.observability.alerts.LaunchErrors.expr",
+				"the PromQL is not valid: '(' is not closed");
 	}
 
 	@Test
 	void failsOnARecordingRuleWhoseColonsSpringDropped() {
-		// What a YAML key "job:karpenter_x_total:rate5m" without brackets becomes after binding.
-		assertFailure("controller.observability.recording-rules.jobkarpenter_x_totalrate5m.expr=rate(karpenter_x_total[5m])",
+		// What a YAML key "job:karpenter_x_total:rate5m" without brackets becomes after
+		// binding.
+		assertFailure(
+				"controller.observability.recording-rules.jobkarpenter_x_totalrate5m.expr=rate(karpenter_x_total[5m])",
 				"Property: controller.observability.recording-rules[jobkarpenter_x_totalrate5m]",
 				"needs brackets in Spring Boot configuration");
 	}
 
 	@Test
 	void failsOnAnInvalidBuiltInRuleThreshold() {
-		assertFailure(new String[] { "controller.observability.rules.operations.launch.error-ratio.enabled=true",
-				"controller.observability.rules.operations.launch.error-ratio.threshold=5" },
+		assertFailure(
+				new String[] { "controller.observability.rules.operations.launch.error-ratio.enabled=true",
+						"controller.observability.rules.operations.launch.error-ratio.threshold=5" },
 				"Property: controller.observability.rules.operations.launch.error-ratio.threshold", "Value: \"5.0\"",
 				"above 0 and at most 1");
 	}
 
 	@Test
 	void resolvesRulePlaceholders() {
-		this.contextRunner
-			.withPropertyValues("controller.observability.namespace=karpenter",
-					"controller.observability.operations.definitions.launch.subsystem=cloudprovider",
-					"controller.observability.alerts.LaunchStuck.expr=${operation.launch.in_flight} > 0 and ${namespace}_x == 0",
-					"controller.observability.alerts.LaunchStuck.severity=info",
-					"controller.observability.alerts.LaunchStuck.summary=Stuck")
+		this.contextRunner.withPropertyValues("controller.observability.namespace=karpenter",
+				"controller.observability.operations.definitions.launch.subsystem=cloudprovider",
+				"controller.observability.alerts.LaunchStuck.expr=${operation.launch.in_flight} > 0 and ${namespace}_x == 0",
+				"controller.observability.alerts.LaunchStuck.severity=info",
+				"controller.observability.alerts.LaunchStuck.summary=Stuck")
 			.run((context) -> assertThat(context.getBean(RuleSet.class).alerts()).singleElement()
 				.satisfies((alert) -> assertThat(alert.expr())
 					.isEqualTo("karpenter_cloudprovider_launch_in_flight > 0 and karpenter_x == 0")));
@@ -381,7 +389,8 @@ class ControllerObservabilityAutoConfigurationTests {
 		this.contextRunner
 			.withPropertyValues("controller.observability.operations.definitions.apply-packing.subsystem=a",
 					"controller.observability.operations.definitions.apply_packing.subsystem=b")
-			.run((context) -> assertThat(analyze(context).getDescription()).contains("are the same operation ('apply_packing')"));
+			.run((context) -> assertThat(analyze(context).getDescription())
+				.contains("are the same operation ('apply_packing')"));
 	}
 
 	@Test
@@ -402,7 +411,8 @@ class ControllerObservabilityAutoConfigurationTests {
 	void failsOnAnUnknownOperationProperty() {
 		assertFailure("controller.observability.operations.definitions.bind.subsytem=allocation",
 				"Property: controller.observability.operations.definitions.bind.subsytem", "Value: \"allocation\"",
-				"no property 'subsytem' here", "buckets, description, stability, subsystem", "Did you mean 'subsystem'?");
+				"no property 'subsytem' here", "buckets, description, stability, subsystem",
+				"Did you mean 'subsystem'?");
 	}
 
 	@Test
@@ -431,26 +441,29 @@ class ControllerObservabilityAutoConfigurationTests {
 
 	@Test
 	void failsOnAnUnknownMetricType() {
-		assertFailure(new String[] { "controller.observability.metrics.nodes_total.type=countr",
-				"controller.observability.metrics.nodes_total.help=Nodes." },
+		assertFailure(
+				new String[] { "controller.observability.metrics.nodes_total.type=countr",
+						"controller.observability.metrics.nodes_total.help=Nodes." },
 				"Property: controller.observability.metrics.nodes_total.type", "Value: \"countr\"",
 				"the type is unknown", "counter, gauge, histogram, summary or info");
 	}
 
 	@Test
 	void failsOnAnUnknownStabilityLevel() {
-		assertFailure(new String[] { "controller.observability.metrics.nodes_total.type=counter",
-				"controller.observability.metrics.nodes_total.help=Nodes.",
-				"controller.observability.metrics.nodes_total.stability=GA" },
+		assertFailure(
+				new String[] { "controller.observability.metrics.nodes_total.type=counter",
+						"controller.observability.metrics.nodes_total.help=Nodes.",
+						"controller.observability.metrics.nodes_total.stability=GA" },
 				"Property: controller.observability.metrics.nodes_total.stability", "Value: \"GA\"",
 				"INTERNAL, ALPHA, BETA or STABLE");
 	}
 
 	@Test
 	void failsOnACatalogMistakeNamingTheMetricField() {
-		assertFailure(new String[] { "controller.observability.metrics.nodes_total.type=counter",
-				"controller.observability.metrics.nodes_total.help=Nodes.",
-				"controller.observability.metrics.nodes_total.deprecated-version=1.4" },
+		assertFailure(
+				new String[] { "controller.observability.metrics.nodes_total.type=counter",
+						"controller.observability.metrics.nodes_total.help=Nodes.",
+						"controller.observability.metrics.nodes_total.deprecated-version=1.4" },
 				"Property: controller.observability.metrics.nodes_total.deprecated-version", "Value: \"1.4\"",
 				"MAJOR.MINOR.PATCH");
 	}
@@ -468,8 +481,9 @@ class ControllerObservabilityAutoConfigurationTests {
 
 	@Test
 	void failsOnAShowHiddenVersionOtherThanThePreviousMinor() {
-		assertFailure(new String[] { "controller.observability.version=1.5.0",
-				"controller.observability.show-hidden-metrics-for-version=1.3" },
+		assertFailure(
+				new String[] { "controller.observability.version=1.5.0",
+						"controller.observability.show-hidden-metrics-for-version=1.3" },
 				"Property: controller.observability.show-hidden-metrics-for-version", "Value: \"1.3\"",
 				"only the previous minor version of 1.5.0 is accepted: \"1.4\"");
 	}

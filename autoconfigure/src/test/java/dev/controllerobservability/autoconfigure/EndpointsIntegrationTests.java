@@ -20,12 +20,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The catalog and lint endpoints, once exposed, serve the live reference as JSON and
  * Markdown and the lint findings.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = {
-				"management.endpoints.web.exposure.include=health,prometheus,controllermetrics,controllermetricslint,controllerrules",
-				"controller.observability.alerts.KarpenterRoundsFailing.expr=rate(${namespace}_rounds_total{result=\"error\"}[5m]) > 0",
-				"controller.observability.alerts.KarpenterRoundsFailing.severity=warning",
-				"controller.observability.alerts.KarpenterRoundsFailing.summary=Rounds fail" })
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+		"management.endpoints.web.exposure.include=health,prometheus,controllermetrics,controllermetricslint,controllerrules",
+		"controller.observability.alerts.KarpenterRoundsFailing.expr=rate(${namespace}_rounds_total{result=\"error\"}[5m]) > 0",
+		"controller.observability.alerts.KarpenterRoundsFailing.severity=warning",
+		"controller.observability.alerts.KarpenterRoundsFailing.summary=Rounds fail" })
 @ActiveProfiles("catalog")
 @AutoConfigureMetrics
 class EndpointsIntegrationTests {
@@ -49,11 +48,12 @@ class EndpointsIntegrationTests {
 	void servesTheReferenceAsMarkdownOnRequest() throws Exception {
 		HttpResponse<String> response = get("/actuator/controllermetrics/markdown");
 		assertThat(response.statusCode()).isEqualTo(200);
-		assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
-				(type) -> assertThat(type).startsWith("text/markdown"));
+		assertThat(response.headers().firstValue("Content-Type"))
+			.hasValueSatisfying((type) -> assertThat(type).startsWith("text/markdown"));
 		assertThat(response.body()).startsWith("# Metrics of namespace karpenter")
-			.contains("| `karpenter_node_launches_total` | counter | Number of nodes launched. | `cluster`, `provisioner`, "
-					+ "`zone` | STABLE | 1.4.0 | `karpenter_nodes_launched_total` |");
+			.contains(
+					"| `karpenter_node_launches_total` | counter | Number of nodes launched. | `cluster`, `provisioner`, "
+							+ "`zone` | STABLE | 1.4.0 | `karpenter_nodes_launched_total` |");
 		assertThat(get("/actuator/controllermetrics/html").statusCode()).isEqualTo(404);
 	}
 
@@ -69,8 +69,10 @@ class EndpointsIntegrationTests {
 	@Test
 	void servesTheRulesAndTheirRenderings() throws Exception {
 		assertThat(get("/actuator/controllerrules").body()).startsWith("{\"group\":\"karpenter.rules\"")
-			.contains("\"alerts\":[{\"name\":\"KarpenterRoundsFailing\",\"expr\":\"rate(karpenter_rounds_total{result=\\\"error\\\"}[5m]) > 0\"");
-		assertThat(get("/actuator/controllerrules/prometheus").body()).startsWith("groups:\n  - name: karpenter.rules\n")
+			.contains(
+					"\"alerts\":[{\"name\":\"KarpenterRoundsFailing\",\"expr\":\"rate(karpenter_rounds_total{result=\\\"error\\\"}[5m]) > 0\"");
+		assertThat(get("/actuator/controllerrules/prometheus").body())
+			.startsWith("groups:\n  - name: karpenter.rules\n")
 			.contains("- alert: KarpenterRoundsFailing");
 		assertThat(get("/actuator/controllerrules/prometheusrule").body())
 			.startsWith("apiVersion: monitoring.coreos.com/v1\nkind: PrometheusRule\n");

@@ -63,7 +63,9 @@ class ExposureSourcesIntegrationTests {
 			.statusCode();
 	}
 
-	/** Where the user's setting comes from, and what {@code /actuator/prometheus} answers. */
+	/**
+	 * Where the user's setting comes from, and what {@code /actuator/prometheus} answers.
+	 */
 	enum Source {
 
 		NONE(200) {

@@ -39,8 +39,7 @@ class FailureAnalysisIntegrationTests {
 		assertThatException()
 			.isThrownBy(() -> start("--controller.observability.operations.definitions.bind.bukets=1"));
 		assertThat(output).contains("APPLICATION FAILED TO START",
-				"Property: controller.observability.operations.definitions.bind.bukets",
-				"Did you mean 'buckets'?");
+				"Property: controller.observability.operations.definitions.bind.bukets", "Did you mean 'buckets'?");
 	}
 
 	@Test
@@ -79,7 +78,8 @@ class FailureAnalysisIntegrationTests {
 	@Test
 	void onlyWarnsOnLintFindingsByDefault(CapturedOutput output) {
 		start(BadMetrics.class, "--controller.observability.namespace=karpenter");
-		// Warnings do not hold up start-up: they are logged from the application's task executor.
+		// Warnings do not hold up start-up: they are logged from the application's task
+		// executor.
 		await().atMost(Duration.ofSeconds(10))
 			.untilAsserted(() -> assertThat(output)
 				.contains("Metric lint: karpenter_wait_ms metric names should not contain abbreviated units"));
@@ -102,7 +102,9 @@ class FailureAnalysisIntegrationTests {
 
 		@Bean
 		MeterBinder badMeter() {
-			return (registry) -> Gauge.builder("karpenter.wait_ms", () -> 1).description("Wait.").tag("pod_uid", "u1")
+			return (registry) -> Gauge.builder("karpenter.wait_ms", () -> 1)
+				.description("Wait.")
+				.tag("pod_uid", "u1")
 				.register(registry);
 		}
 

@@ -67,7 +67,8 @@ class FilteredScrapeIntegrationTests {
 
 	@BeforeAll
 	void collectTheQueueDepth() {
-		this.metrics.collect("queue_depth", (samples) -> samples.add(this.refreshes.incrementAndGet(), "queue", "pods"));
+		this.metrics.collect("queue_depth",
+				(samples) -> samples.add(this.refreshes.incrementAndGet(), "queue", "pods"));
 	}
 
 	static Stream<Arguments> scrapes() {
@@ -142,7 +143,8 @@ class FilteredScrapeIntegrationTests {
 			return names;
 		}
 
-		// Field 1 of io.prometheus.client.MetricFamily; other fields are skipped by wire type.
+		// Field 1 of io.prometheus.client.MetricFamily; other fields are skipped by wire
+		// type.
 		private static String name(byte[] family) throws IOException {
 			DataInputStream in = new DataInputStream(new ByteArrayInputStream(family));
 			while (in.available() > 0) {

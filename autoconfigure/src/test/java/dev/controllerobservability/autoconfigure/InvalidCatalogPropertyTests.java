@@ -109,7 +109,8 @@ class InvalidCatalogPropertyTests {
 	record Metric(String name, String type, List<String> labels, String stability) {
 
 		List<String> properties() {
-			return new ArrayList<>(toMap().entrySet().stream().map((entry) -> entry.getKey() + "=" + entry.getValue()).toList());
+			return new ArrayList<>(
+					toMap().entrySet().stream().map((entry) -> entry.getKey() + "=" + entry.getValue()).toList());
 		}
 
 		Map<String, String> toMap() {

@@ -50,7 +50,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * both exposition formats: the numbers Prometheus answers are the ones the application
  * recorded.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = "spring.config.name=minimal-app")
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+		properties = "spring.config.name=minimal-app")
 @AutoConfigureMetrics
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class MinimalAppPrometheusIntegrationTests {
@@ -92,7 +93,8 @@ class MinimalAppPrometheusIntegrationTests {
 			boolean fails = i < 5;
 			try {
 				this.operations.observe("bind", Tags.of("provisioner", provisioner), () -> {
-					// The registry's clock: every call lasts exactly 110 ms, however loaded the machine.
+					// The registry's clock: every call lasts exactly 110 ms, however
+					// loaded the machine.
 					this.clock.add(Duration.ofMillis(110));
 					if (fails) {
 						throw failure;
@@ -111,8 +113,8 @@ class MinimalAppPrometheusIntegrationTests {
 			.rules(this.artefacts.rulesFile())
 			.start()
 			.awaitTargetsUp(Duration.ofSeconds(30));
-		this.prometheus.awaitQuery("sum(" + COUNT + ISSUED + ")", (samples) -> samples.size() == 1
-				&& samples.get(0).value() == 37, Duration.ofSeconds(30));
+		this.prometheus.awaitQuery("sum(" + COUNT + ISSUED + ")",
+				(samples) -> samples.size() == 1 && samples.get(0).value() == 37, Duration.ofSeconds(30));
 	}
 
 	@AfterAll
@@ -126,15 +128,17 @@ class MinimalAppPrometheusIntegrationTests {
 	void countsEveryOperationByProvisionerAndResult() {
 		Map<String, Double> counts = this.prometheus.query("sum by (provisioner, result) (" + COUNT + ISSUED + ")")
 			.stream()
-			.collect(Collectors.toMap((sample) -> sample.labels().get("provisioner") + "/" + sample.labels().get("result"),
+			.collect(Collectors.toMap(
+					(sample) -> sample.labels().get("provisioner") + "/" + sample.labels().get("result"),
 					PrometheusSample::value));
-		assertThat(counts).containsExactlyInAnyOrderEntriesOf(Map.of("a/success", 20.0, "a/error", 5.0, "b/success", 12.0));
+		assertThat(counts)
+			.containsExactlyInAnyOrderEntriesOf(Map.of("a/success", 20.0, "a/error", 5.0, "b/success", 12.0));
 	}
 
 	@Test
 	void placesTheQuantileInTheBucketOfTheInjectedLatency() {
-		double p99 = this.prometheus.queryScalar("histogram_quantile(0.99, sum by (le) (karpenter_bind_duration_seconds_bucket"
-				+ ISSUED + "))");
+		double p99 = this.prometheus.queryScalar(
+				"histogram_quantile(0.99, sum by (le) (karpenter_bind_duration_seconds_bucket" + ISSUED + "))");
 		assertThat(p99).isGreaterThan(0.1).isLessThanOrEqualTo(0.15);
 	}
 
@@ -146,7 +150,8 @@ class MinimalAppPrometheusIntegrationTests {
 			assertThat(this.prometheus.queryScalar("sum(" + COUNT + "{job=\"" + job + "\",provisioner=~\"a|b\"})"))
 				.isEqualTo(37);
 		}
-		// Prometheus 2.x asks for OpenMetrics first; the text job above gets the 0.0.4 text format.
+		// Prometheus 2.x asks for OpenMetrics first; the text job above gets the 0.0.4
+		// text format.
 		assertThat(contentTypeFor(PROMETHEUS_ACCEPT)).startsWith("application/openmetrics-text");
 		Exposition self = Exposition.parse(this.prometheus.selfMetrics());
 		for (String rejection : List.of("prometheus_target_scrapes_sample_out_of_order_total",
@@ -185,17 +190,18 @@ class MinimalAppPrometheusIntegrationTests {
 			}
 		}, 0, 50, TimeUnit.MILLISECONDS);
 		try {
-			this.prometheus.awaitQuery("ALERTS{alertname=\"KarpenterBindErrorRatioHigh\",alertstate=\"firing\",provisioner=\"c\"}",
+			this.prometheus.awaitQuery(
+					"ALERTS{alertname=\"KarpenterBindErrorRatioHigh\",alertstate=\"firing\",provisioner=\"c\"}",
 					(samples) -> samples.size() == 1, Duration.ofSeconds(40));
 		}
 		finally {
 			load.shutdownNow();
 		}
-		assertThat(this.prometheus.alerts()).anySatisfy((alert) -> assertThat(alert)
-			.containsEntry("alertname", "KarpenterBindErrorRatioHigh")
-			.containsEntry("provisioner", "c")
-			.containsEntry("severity", "warning")
-			.containsEntry("__state__", "firing"));
+		assertThat(this.prometheus.alerts())
+			.anySatisfy((alert) -> assertThat(alert).containsEntry("alertname", "KarpenterBindErrorRatioHigh")
+				.containsEntry("provisioner", "c")
+				.containsEntry("severity", "warning")
+				.containsEntry("__state__", "firing"));
 		assertThat(this.prometheus.ruleHealth()).containsEntry("KarpenterBindErrorRatioHigh", "ok")
 			.containsEntry("KarpenterBindLatencyHigh", "ok")
 			.containsEntry("provisioner:karpenter_bind_duration_seconds_count:rate5m", "ok");
@@ -203,11 +209,14 @@ class MinimalAppPrometheusIntegrationTests {
 
 	@Test
 	void passesPromtoolOnTheControllerMetrics() throws Exception {
-		assertThat(Promtool.checkMetrics(this.liveMetrics.scrape())).noneMatch((problem) -> problem.startsWith("karpenter_"));
+		assertThat(Promtool.checkMetrics(this.liveMetrics.scrape()))
+			.noneMatch((problem) -> problem.startsWith("karpenter_"));
 	}
 
 	private double selfValue(String name) {
-		return PrometheusScrape.parse(this.prometheus.selfMetrics()).samples(name).stream()
+		return PrometheusScrape.parse(this.prometheus.selfMetrics())
+			.samples(name)
+			.stream()
 			.mapToDouble(PrometheusScrape.Sample::value)
 			.sum();
 	}
@@ -238,7 +247,9 @@ class MinimalAppPrometheusIntegrationTests {
 
 	}
 
-	/** The same metrics in the Prometheus text format 0.0.4, whatever the scraper asks. */
+	/**
+	 * The same metrics in the Prometheus text format 0.0.4, whatever the scraper asks.
+	 */
 	@RestController
 	static class TextFormatEndpoint {
 

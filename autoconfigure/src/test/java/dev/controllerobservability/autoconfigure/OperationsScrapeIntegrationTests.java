@@ -34,7 +34,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * real web application, then scrapes {@code /actuator/prometheus} over HTTP.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = { "controller.observability.namespace=karpenter", "controller.observability.operations.tags=provisioner",
+		properties = { "controller.observability.namespace=karpenter",
+				"controller.observability.operations.tags=provisioner",
 				"controller.observability.common-tags.cluster=test",
 				"controller.observability.operations.definitions.bind.subsystem=allocation_controller",
 				"controller.observability.operations.definitions.bind.description=Duration of binding pods to nodes.",
@@ -115,12 +116,13 @@ class OperationsScrapeIntegrationTests {
 		Set<String> keys = Set.of("cluster", "provisioner", "result", "error");
 		assertThat(this.scrape.labelKeySets(BIND + "_count")).containsExactly(keys);
 		assertThat(this.scrape.labelKeySets(BIND + "_sum")).containsExactly(keys);
-		assertThat(this.scrape.labelKeySets(BIND + "_bucket")).containsExactly(Set.of("cluster", "provisioner",
-				"result", "error", "le"));
+		assertThat(this.scrape.labelKeySets(BIND + "_bucket"))
+			.containsExactly(Set.of("cluster", "provisioner", "result", "error", "le"));
 		assertThat(this.scrape.labelKeySets("karpenter_allocation_controller_bind_in_flight"))
 			.containsExactly(Set.of("cluster", "provisioner"));
-		assertThat(this.scrape.value(BIND + "_count", Map.of("cluster", "test", "provisioner", "default", "result",
-				"success", "error", "none"))).isEqualTo(3);
+		assertThat(this.scrape.value(BIND + "_count",
+				Map.of("cluster", "test", "provisioner", "default", "result", "success", "error", "none")))
+			.isEqualTo(3);
 	}
 
 	@Test
@@ -130,7 +132,8 @@ class OperationsScrapeIntegrationTests {
 		assertThat(boundaries(BIND, "default")).hasSize(41).containsExactlyElementsOf(expected);
 		assertThat(boundaries(PACKING, "gpu")).containsExactly(0.01, 0.1, 1.0, Double.POSITIVE_INFINITY);
 		assertThat(this.scrape.value(BIND + "_bucket", Map.of("cluster", "test", "provisioner", "default", "result",
-				"success", "error", "none", "le", "+Inf"))).isEqualTo(3);
+				"success", "error", "none", "le", "+Inf")))
+			.isEqualTo(3);
 	}
 
 	@Test
@@ -142,8 +145,9 @@ class OperationsScrapeIntegrationTests {
 					"karpenter_cardinality_enforcement_unexpected_categorizations_total",
 					"karpenter_cardinality_enforcement_series_overflows_total", "karpenter_disabled_metrics_total",
 					"karpenter_hidden_metrics_total");
-		assertThat(this.scrape.families()).noneMatch((family) -> family.equals("karpenter_allocation_controller_bind_seconds")
-				|| family.equals("karpenter_apply_packing_seconds"));
+		assertThat(this.scrape.families())
+			.noneMatch((family) -> family.equals("karpenter_allocation_controller_bind_seconds")
+					|| family.equals("karpenter_apply_packing_seconds"));
 		assertThat(this.scrape.samples("karpenter_observability_errors_total")).singleElement()
 			.satisfies((sample) -> assertThat(sample.value()).isZero());
 	}
@@ -161,12 +165,12 @@ class OperationsScrapeIntegrationTests {
 	void showsOperationsInFlightWhileTheyRun() throws Exception {
 		CountDownLatch started = new CountDownLatch(1);
 		CountDownLatch release = new CountDownLatch(1);
-		CompletableFuture<String> call = CompletableFuture.supplyAsync(() -> this.operations.observe("bind",
-				Tags.of("provisioner", "inflight"), () -> {
-					started.countDown();
-					await(release);
-					return "done";
-				}));
+		CompletableFuture<String> call = CompletableFuture
+			.supplyAsync(() -> this.operations.observe("bind", Tags.of("provisioner", "inflight"), () -> {
+				started.countDown();
+				await(release);
+				return "done";
+			}));
 		assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
 		Map<String, String> labels = Map.of("cluster", "test", "provisioner", "inflight");
 		assertThat(scrape().value("karpenter_allocation_controller_bind_in_flight", labels)).isEqualTo(1);

@@ -91,7 +91,11 @@ class PrometheusCollectorRefreshTests {
 		return new ControllerMetrics(this.registry,
 				MetricCatalog.of("karpenter",
 						List.of(MetricDefinition.gauge("queue_depth").help("Depth.").labels("queue").build())),
-				StabilityPolicy.showAll(), CardinalityLimiter.builder(this.registry, "karpenter").maxLabelValues(10).maxLabelValueLength(10).build(),
+				StabilityPolicy.showAll(),
+				CardinalityLimiter.builder(this.registry, "karpenter")
+					.maxLabelValues(10)
+					.maxLabelValueLength(10)
+					.build(),
 				new RecordingFailures(this.registry, "karpenter", Duration.ofMinutes(1)), List.of(1.0));
 	}
 

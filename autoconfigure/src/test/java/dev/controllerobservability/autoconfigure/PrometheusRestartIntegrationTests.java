@@ -51,12 +51,17 @@ class PrometheusRestartIntegrationTests {
 		load.scheduleAtFixedRate(() -> this.operations.observe("bind", Tags.of("provisioner", "restart"), () -> {
 		}), 0, 20, TimeUnit.MILLISECONDS);
 		Instant start = Instant.now();
-		try (PrometheusServer prometheus = PrometheusServer.scraping(this.port).start()
+		try (PrometheusServer prometheus = PrometheusServer.scraping(this.port)
+			.start()
 			.awaitTargetsUp(Duration.ofSeconds(30))) {
-			double beforeRestart = prometheus.awaitQuery(SERIES, (samples) -> samples.size() == 1 && samples.get(0).value() > 0,
-					Duration.ofSeconds(30)).get(0).value();
+			double beforeRestart = prometheus
+				.awaitQuery(SERIES, (samples) -> samples.size() == 1 && samples.get(0).value() > 0,
+						Duration.ofSeconds(30))
+				.get(0)
+				.value();
 			prometheus.restart(Duration.ofSeconds(3)).awaitTargetsUp(Duration.ofSeconds(30));
-			prometheus.awaitQuery(SERIES, (samples) -> samples.size() == 1 && samples.get(0).value() > beforeRestart + 100,
+			prometheus.awaitQuery(SERIES,
+					(samples) -> samples.size() == 1 && samples.get(0).value() > beforeRestart + 100,
 					Duration.ofSeconds(30));
 			load.shutdown();
 			assertThat(load.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
@@ -66,7 +71,8 @@ class PrometheusRestartIntegrationTests {
 			prometheus.awaitQuery(SERIES, (samples) -> samples.size() == 1 && samples.get(0).value() == recorded,
 					Duration.ofSeconds(30));
 			assertThat(prometheus.queryScalar("resets(" + SERIES.replace("}", "}[5m]") + ")")).isZero();
-			// The range ends past the last scrape, so its last point is the latest sample.
+			// The range ends past the last scrape, so its last point is the latest
+			// sample.
 			Map<Map<String, String>, List<Double>> history = prometheus.queryRange(SERIES, start,
 					Instant.now().plusSeconds(2), Duration.ofSeconds(1));
 			assertThat(history).hasSize(1);

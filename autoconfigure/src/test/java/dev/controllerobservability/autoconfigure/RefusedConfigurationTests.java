@@ -149,7 +149,8 @@ class RefusedConfigurationTests {
 				new Refused("disabled metric that is no metric name", Source.YAML, """
 						controller.observability.disabled-metrics: [karpenter-old-total]
 						""", P + "disabled-metrics[0]", "karpenter-old-total",
-						"a Prometheus metric name has letters, digits, '_' and ':'", "Use the name as the scrape shows it"),
+						"a Prometheus metric name has letters, digits, '_' and ':'",
+						"Use the name as the scrape shows it"),
 				new Refused("disabled histogram series instead of its family", Source.YAML, """
 						controller.observability:
 						  namespace: karpenter
@@ -201,8 +202,7 @@ class RefusedConfigurationTests {
 						"Did you mean 'duration-buckets'?"),
 				new Refused("misspelt property in an environment variable", Source.ENVIRONMENT, """
 						CONTROLLER_OBSERVABILITY_NAMESPCE=x
-						""", "CONTROLLER_OBSERVABILITY_NAMESPCE", "x",
-						"the starter has no property 'namespce' here",
+						""", "CONTROLLER_OBSERVABILITY_NAMESPCE", "x", "the starter has no property 'namespce' here",
 						"Did you mean 'namespace' (CONTROLLER_OBSERVABILITY_NAMESPACE)?"),
 				new Refused("misspelt nested property in an environment variable", Source.ENVIRONMENT, """
 						CONTROLLER_OBSERVABILITY_LINT_MODEE=fail
@@ -228,8 +228,8 @@ class RefusedConfigurationTests {
 						"Did you mean 'namespace'?"),
 				new Refused("operation definition given as a text", Source.YAML, """
 						controller.observability.operations.definitions.bind: allocation_controller
-						""", P + "operations.definitions.bind", "allocation_controller",
-						"it is not a single text", "or {} to declare the operation with defaults"));
+						""", P + "operations.definitions.bind", "allocation_controller", "it is not a single text",
+						"or {} to declare the operation with defaults"));
 	}
 
 	@ParameterizedTest(name = "{0}")

@@ -18,41 +18,41 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The generated {@code ServiceMonitor} and {@code PodMonitor} follow the application's
- * name, the actuator's paths and port, and {@code controller.observability.scrape.*};
- * bad values stop start-up naming the property.
+ * name, the actuator's paths and port, and {@code controller.observability.scrape.*}; bad
+ * values stop start-up naming the property.
  */
 class ScrapeTargetTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
-				SimpleMetricsExportAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
-				ObservationAutoConfiguration.class, ControllerObservabilityAutoConfiguration.class,
-				ControllerRulesAndLintAutoConfiguration.class))
+		.withConfiguration(
+				AutoConfigurations.of(MetricsAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class,
+						CompositeMeterRegistryAutoConfiguration.class, ObservationAutoConfiguration.class,
+						ControllerObservabilityAutoConfiguration.class, ControllerRulesAndLintAutoConfiguration.class))
 		.withPropertyValues("spring.application.name=demo-controller");
 
 	@Test
 	void scrapesTheActuatorPrometheusPathOnTheHttpPortEvery30Seconds() {
-		this.contextRunner.withPropertyValues("controller.observability.rules.prometheus-rule-labels.release=prometheus")
+		this.contextRunner
+			.withPropertyValues("controller.observability.rules.prometheus-rule-labels.release=prometheus")
 			.run((context) -> {
 				Map<String, Object> monitor = manifest(context, "servicemonitor");
 				assertThat(monitor).containsEntry("kind", "ServiceMonitor");
 				assertThat(metadata(monitor)).containsEntry("name", "demo-controller")
 					.containsEntry("labels", Map.of("release", "prometheus"));
 				assertThat(selector(monitor)).isEqualTo(Map.of("app.kubernetes.io/name", "demo-controller"));
-				assertThat(endpoint(monitor, "endpoints")).isEqualTo(
-						Map.of("port", "http", "path", "/actuator/prometheus", "interval", "30s"));
+				assertThat(endpoint(monitor, "endpoints"))
+					.isEqualTo(Map.of("port", "http", "path", "/actuator/prometheus", "interval", "30s"));
 				Map<String, Object> podMonitor = manifest(context, "podmonitor");
 				assertThat(podMonitor).containsEntry("kind", "PodMonitor");
-				assertThat(endpoint(podMonitor, "podMetricsEndpoints")).isEqualTo(
-						Map.of("port", "http", "path", "/actuator/prometheus", "interval", "30s"));
+				assertThat(endpoint(podMonitor, "podMetricsEndpoints"))
+					.isEqualTo(Map.of("port", "http", "path", "/actuator/prometheus", "interval", "30s"));
 			});
 	}
 
 	@Test
 	void followsTheManagementPortAndBasePaths() {
-		this.contextRunner
-			.withPropertyValues("management.server.port=9090", "management.server.base-path=/manage",
-					"management.endpoints.web.base-path=/ops/", "management.endpoints.web.path-mapping.prometheus=metrics")
+		this.contextRunner.withPropertyValues("management.server.port=9090", "management.server.base-path=/manage",
+				"management.endpoints.web.base-path=/ops/", "management.endpoints.web.path-mapping.prometheus=metrics")
 			.run((context) -> assertThat(endpoint(manifest(context, "servicemonitor"), "endpoints"))
 				.isEqualTo(Map.of("port", "management", "path", "/manage/ops/metrics", "interval", "30s")));
 	}

@@ -38,13 +38,16 @@ class StableMetricsContractTests {
 	@Test
 	void failsWhenAStableMetricsLabelsChanged(@TempDir Path directory) throws Exception {
 		Path golden = directory.resolve("stable-metrics.yaml");
-		this.contextRunner.withPropertyValues("controller.observability.metrics.nodes_launched_total.labels=provisioner,zone")
+		this.contextRunner
+			.withPropertyValues("controller.observability.metrics.nodes_launched_total.labels=provisioner,zone")
 			.run((context) -> Files.writeString(golden, StableMetricsGoldenFile
 				.render(context.getBean(LiveMetrics.class).reference().entries(), "generated")));
-		this.contextRunner.withPropertyValues("controller.observability.metrics.nodes_launched_total.labels=provisioner,zone")
+		this.contextRunner
+			.withPropertyValues("controller.observability.metrics.nodes_launched_total.labels=provisioner,zone")
 			.run((context) -> assertThatNoException()
 				.isThrownBy(() -> context.getBean(LiveMetrics.class).assertStableMetricsUnchanged(golden, "refresh")));
-		this.contextRunner.withPropertyValues("controller.observability.metrics.nodes_launched_total.labels=provisioner")
+		this.contextRunner
+			.withPropertyValues("controller.observability.metrics.nodes_launched_total.labels=provisioner")
 			.run((context) -> assertThatExceptionOfType(AssertionError.class)
 				.isThrownBy(() -> context.getBean(LiveMetrics.class).assertStableMetricsUnchanged(golden, "./refresh"))
 				.withMessageContaining("STABLE metric karpenter_nodes_launched_total lost label(s) [zone]")

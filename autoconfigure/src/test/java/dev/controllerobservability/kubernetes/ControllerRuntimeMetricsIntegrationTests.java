@@ -45,10 +45,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A Java Operator SDK operator, configured through {@link OperatorObservability}, reconciles
- * custom resources on the fabric8 mock API server (CRUD mode) with every outcome
- * controller-runtime distinguishes, panics and terminal errors included; the scrape then holds controller-runtime's series with
- * exact values.
+ * A Java Operator SDK operator, configured through {@link OperatorObservability},
+ * reconciles custom resources on the fabric8 mock API server (CRUD mode) with every
+ * outcome controller-runtime distinguishes, panics and terminal errors included; the
+ * scrape then holds controller-runtime's series with exact values.
  */
 class ControllerRuntimeMetricsIntegrationTests {
 
@@ -80,8 +80,8 @@ class ControllerRuntimeMetricsIntegrationTests {
 			PrometheusMeterRegistry registry = context.getBean(PrometheusMeterRegistry.class);
 			Operator operator = new Operator(context.getBean(OperatorObservability.class)
 				.andThen((overrider) -> overrider.withConcurrentReconciliationThreads(3)));
-			operator.register(new WidgetReconciler(), (controller) -> controller
-				.withRetry(new GenericRetry().setMaxAttempts(1).setInitialInterval(20)));
+			operator.register(new WidgetReconciler(),
+					(controller) -> controller.withRetry(new GenericRetry().setMaxAttempts(1).setInitialInterval(20)));
 			operator.start();
 			try {
 				PrometheusScrape registered = scrape(registry);
@@ -95,9 +95,10 @@ class ControllerRuntimeMetricsIntegrationTests {
 						.as(counter + " is pre-set to 0")
 						.isEqualTo(0.0);
 				}
-				assertThat(registered.value("controller_runtime_terminal_reconcile_errors_total", WIDGET)).isEqualTo(0.0);
-				for (String outcome : List.of("success", "requeue-after", "requeue-once", "fail-once", "fail", "give-up",
-						"panic-once")) {
+				assertThat(registered.value("controller_runtime_terminal_reconcile_errors_total", WIDGET))
+					.isEqualTo(0.0);
+				for (String outcome : List.of("success", "requeue-after", "requeue-once", "fail-once", "fail",
+						"give-up", "panic-once")) {
 					client.resource(Widget.named(outcome, outcome)).create();
 				}
 				await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
@@ -108,7 +109,8 @@ class ControllerRuntimeMetricsIntegrationTests {
 						.isEqualTo(5.0);
 					assertThat(scrape.value("controller_runtime_terminal_reconcile_errors_total", WIDGET))
 						.isEqualTo(1.0);
-					// Every reconcile ended, the requeues' too: stopping earlier would lose some.
+					// Every reconcile ended, the requeues' too: stopping earlier would
+					// lose some.
 					assertThat(scrape.value("controller_runtime_reconcile_time_seconds_count", WIDGET)).isEqualTo(11.0);
 					assertThat(scrape.value("workqueue_work_duration_seconds_count", QUEUE)).isEqualTo(11.0);
 				});
@@ -117,10 +119,12 @@ class ControllerRuntimeMetricsIntegrationTests {
 				operator.stop();
 			}
 			PrometheusScrape scrape = scrape(registry);
-			// success: success, and the second passes of requeue-once, fail-once and panic-once
+			// success: success, and the second passes of requeue-once, fail-once and
+			// panic-once
 			assertThat(scrape.value("controller_runtime_reconcile_total", with(WIDGET, "result", "success")))
 				.isEqualTo(4.0);
-			// error: fail-once's, give-up's and panic-once's first pass, fail's two passes
+			// error: fail-once's, give-up's and panic-once's first pass, fail's two
+			// passes
 			assertThat(scrape.value("controller_runtime_reconcile_total", with(WIDGET, "result", "error")))
 				.isEqualTo(5.0);
 			assertThat(scrape.value("controller_runtime_reconcile_total", with(WIDGET, "result", "requeue")))
@@ -128,7 +132,8 @@ class ControllerRuntimeMetricsIntegrationTests {
 			assertThat(scrape.value("controller_runtime_reconcile_total", with(WIDGET, "result", "requeue_after")))
 				.isEqualTo(1.0);
 			assertThat(scrape.value("controller_runtime_reconcile_errors_total", WIDGET)).isEqualTo(5.0);
-			// only give-up's error was marked as not to be retried; fail's exhausted retries are not terminal
+			// only give-up's error was marked as not to be retried; fail's exhausted
+			// retries are not terminal
 			assertThat(scrape.value("controller_runtime_terminal_reconcile_errors_total", WIDGET)).isEqualTo(1.0);
 			// panic-once's NullPointerException, a Go panic's counterpart
 			assertThat(scrape.value("controller_runtime_reconcile_panics_total", WIDGET)).isEqualTo(1.0);
@@ -140,9 +145,11 @@ class ControllerRuntimeMetricsIntegrationTests {
 			assertThat(scrape.value("controller_runtime_max_concurrent_reconciles", WIDGET)).isEqualTo(3.0);
 			// 7 creations, 3 retries after errors and 1 immediate requeue
 			assertThat(scrape.value("workqueue_adds_total", QUEUE)).isEqualTo(11.0);
-			// every delayed re-add: the retries after fail-once, fail and panic-once, and both requeues
+			// every delayed re-add: the retries after fail-once, fail and panic-once, and
+			// both requeues
 			assertThat(scrape.value("workqueue_retries_total", QUEUE)).isEqualTo(5.0);
-			// every widget was created after the controller started, so none came from an initial list
+			// every widget was created after the controller started, so none came from an
+			// initial list
 			assertThat(scrape.samples("workqueue_depth")).singleElement()
 				.satisfies((depth) -> assertThat(depth.labels()).containsEntry("priority", "0"))
 				.satisfies((depth) -> assertThat(depth.value()).isEqualTo(0.0));
@@ -154,8 +161,7 @@ class ControllerRuntimeMetricsIntegrationTests {
 			assertThat(scrape.value("workqueue_longest_running_processor_seconds", QUEUE)).isEqualTo(0.0);
 			// The operator's API calls went through the instrumented client.
 			assertThat(scrape.samples("rest_client_requests_total")).isNotEmpty();
-			assertThat(new MetricsLinter("karpenter", Set.of(), List.of())
-				.lint(Exposition.parse(registry.scrape()))
+			assertThat(new MetricsLinter("karpenter", Set.of(), List.of()).lint(Exposition.parse(registry.scrape()))
 				.controllerFindings()).isEmpty();
 		});
 	}
@@ -171,8 +177,8 @@ class ControllerRuntimeMetricsIntegrationTests {
 			operator.start();
 			try {
 				await().atMost(Duration.ofSeconds(30))
-					.untilAsserted(() -> assertThat(
-							scrape(registry).value("controller_runtime_reconcile_total", with(WIDGET, "result", "success")))
+					.untilAsserted(() -> assertThat(scrape(registry).value("controller_runtime_reconcile_total",
+							with(WIDGET, "result", "success")))
 						.isEqualTo(1.0));
 			}
 			finally {
@@ -180,7 +186,8 @@ class ControllerRuntimeMetricsIntegrationTests {
 			}
 			PrometheusScrape scrape = scrape(registry);
 			assertThat(scrape.value("workqueue_adds_total", QUEUE)).isEqualTo(1.0);
-			// The widget existed before the operator started: its add came from the watch's initial list.
+			// The widget existed before the operator started: its add came from the
+			// watch's initial list.
 			assertThat(scrape.samples("workqueue_depth")).extracting((depth) -> depth.labels().get("priority"))
 				.containsExactlyInAnyOrder("0", "-100");
 			assertThat(scrape.value("workqueue_depth", with(QUEUE, "priority", "-100"))).isEqualTo(0.0);
@@ -279,8 +286,8 @@ class ControllerRuntimeMetricsIntegrationTests {
 			boolean first = this.seen.add(widget.getMetadata().getName());
 			return switch (outcome) {
 				case "requeue-after" -> UpdateControl.<Widget>noUpdate().rescheduleAfter(Duration.ofHours(1));
-				case "requeue-once" -> first ? UpdateControl.<Widget>noUpdate().rescheduleAfter(0)
-						: UpdateControl.noUpdate();
+				case "requeue-once" ->
+					first ? UpdateControl.<Widget>noUpdate().rescheduleAfter(0) : UpdateControl.noUpdate();
 				case "fail-once" -> {
 					if (first) {
 						throw new IllegalStateException("transient failure");

@@ -82,14 +82,18 @@ class KubernetesClientMetricsIntegrationTests {
 				assertThat(scrape.samples("rest_client_requests_total")).hasSize(3);
 				assertThat(scrape.type("rest_client_requests_total")).isEqualTo("counter");
 				assertThat(scrape.value("rest_client_request_duration_seconds_count",
-						Map.of("verb", "GET", "host", this.host))).isEqualTo(3.0);
+						Map.of("verb", "GET", "host", this.host)))
+					.isEqualTo(3.0);
 				assertThat(scrape.value("rest_client_request_duration_seconds_count",
-						Map.of("verb", "POST", "host", this.host))).isEqualTo(1.0);
-				assertThat(scrape.samples("rest_client_request_duration_seconds_bucket").stream()
+						Map.of("verb", "POST", "host", this.host)))
+					.isEqualTo(1.0);
+				assertThat(scrape.samples("rest_client_request_duration_seconds_bucket")
+					.stream()
 					.filter((sample) -> sample.labels().get("verb").equals("GET"))
-					.map((sample) -> sample.labels().get("le"))).containsExactly("0.005", "0.025", "0.1", "0.25",
-							"0.5", "1.0", "2.0", "4.0", "8.0", "15.0", "30.0", "60.0", "+Inf");
-				// A Micrometer timer: unlike client-go's histogram, it has a _max gauge (documented).
+					.map((sample) -> sample.labels().get("le"))).containsExactly("0.005", "0.025", "0.1", "0.25", "0.5",
+							"1.0", "2.0", "4.0", "8.0", "15.0", "30.0", "60.0", "+Inf");
+				// A Micrometer timer: unlike client-go's histogram, it has a _max gauge
+				// (documented).
 				assertThat(scrape.type("rest_client_request_duration_seconds_max")).isEqualTo("gauge");
 			}
 		});
@@ -99,7 +103,8 @@ class KubernetesClientMetricsIntegrationTests {
 	void countsAClientBuiltWithTheOneLinerOnceEvenWhenItIsAlsoABean() {
 		this.contextRunner.run((context) -> {
 			KubernetesClientMetrics clientMetrics = context.getBean(KubernetesClientMetrics.class);
-			KubernetesClient built = clientMetrics.instrument(new KubernetesClientBuilder().withConfig(config())).build();
+			KubernetesClient built = clientMetrics.instrument(new KubernetesClientBuilder().withConfig(config()))
+				.build();
 			KubernetesClient twice = clientMetrics.instrument(built);
 			twice.configMaps().inNamespace("default").withName("settings").get();
 			built.configMaps().inNamespace("default").withName("settings").get();
@@ -127,7 +132,8 @@ class KubernetesClientMetricsIntegrationTests {
 
 	@Test
 	void countsAttemptsThatGotNoResponseAsErrors() {
-		// Three attempts; fabric8 reports a connection failure to interceptors only when it
+		// Three attempts; fabric8 reports a connection failure to interceptors only when
+		// it
 		// retries, so the last attempt of a call that fails for good is not counted.
 		Config unreachable = new ConfigBuilder(config()).withMasterUrl("http://localhost:1")
 			.withRequestRetryBackoffLimit(2)
@@ -141,7 +147,8 @@ class KubernetesClientMetricsIntegrationTests {
 					.isInstanceOf(KubernetesClientException.class);
 				PrometheusScrape scrape = scrape(context.getBean(PrometheusMeterRegistry.class));
 				assertThat(scrape.value("rest_client_requests_total",
-						Map.of("code", "<error>", "method", "GET", "host", "localhost:1"))).isEqualTo(2.0);
+						Map.of("code", "<error>", "method", "GET", "host", "localhost:1")))
+					.isEqualTo(2.0);
 				assertThat(scrape.samples("rest_client_request_duration_seconds_count")).isEmpty();
 			}
 		});
@@ -171,8 +178,7 @@ class KubernetesClientMetricsIntegrationTests {
 
 	private Config config() {
 		// No retries: each call is one HTTP attempt, so the counts below are exact.
-		return new ConfigBuilder(this.server.createClient().getConfiguration()).withRequestRetryBackoffLimit(0)
-			.build();
+		return new ConfigBuilder(this.server.createClient().getConfiguration()).withRequestRetryBackoffLimit(0).build();
 	}
 
 	private Map<String, String> labels(String code, String method) {

@@ -23,15 +23,16 @@ final class KubernetesContextRunner {
 
 	/**
 	 * A context runner.
-	 * @param metricsExport the registry's export auto-configuration (simple or Prometheus)
+	 * @param metricsExport the registry's export auto-configuration (simple or
+	 * Prometheus)
 	 * @return the runner
 	 */
 	static ApplicationContextRunner with(Class<?> metricsExport) {
 		return new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class, metricsExport,
 					CompositeMeterRegistryAutoConfiguration.class, ObservationAutoConfiguration.class,
-					ControllerObservabilityAutoConfiguration.class,
-					ControllerRulesAndLintAutoConfiguration.class, ControllerObservabilityEndpointsAutoConfiguration.class,
+					ControllerObservabilityAutoConfiguration.class, ControllerRulesAndLintAutoConfiguration.class,
+					ControllerObservabilityEndpointsAutoConfiguration.class,
 					ObservedOperationAspectAutoConfiguration.class, KubernetesObservabilityAutoConfiguration.class))
 			.withPropertyValues("controller.observability.namespace=karpenter");
 	}

@@ -54,7 +54,8 @@ class KubernetesObservabilityAutoConfigurationTests {
 				assertThat(context).doesNotHaveBean("kubernetesClient");
 				assertThat(context).doesNotHaveBean("controllerRuntimeMetrics");
 				assertThat(context).doesNotHaveBean("operatorObservability");
-				// Leader election status needs neither library: any election hook can set it.
+				// Leader election status needs neither library: any election hook can set
+				// it.
 				LeaderElectionMetrics leaderElection = context.getBean(LeaderElectionMetrics.class);
 				leaderElection.leading("provisioner");
 				assertThat(context.getBean(MeterRegistry.class)
@@ -85,8 +86,9 @@ class KubernetesObservabilityAutoConfigurationTests {
 				context.getBean(PrometheusRegistry.class)
 					.scrape()
 					.forEach((snapshot) -> families.add(snapshot.getMetadata().getPrometheusName()));
-				assertThat(families).contains("process_cpu_seconds", "process_resident_memory_bytes",
-						"process_virtual_memory_bytes", "process_open_fds", "process_max_fds")
+				assertThat(families)
+					.contains("process_cpu_seconds", "process_resident_memory_bytes", "process_virtual_memory_bytes",
+							"process_open_fds", "process_max_fds")
 					.containsOnlyOnce("process_start_time_seconds")
 					// Micrometer's own process meters stay
 					.contains("process_cpu_usage", "process_files_open_files");

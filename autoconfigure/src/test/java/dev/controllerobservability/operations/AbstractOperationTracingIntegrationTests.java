@@ -60,7 +60,9 @@ import static org.awaitility.Awaitility.await;
 @AutoConfigureTracing
 abstract class AbstractOperationTracingIntegrationTests {
 
-	/** The application's settings, shared by the traced test and the untraced comparison. */
+	/**
+	 * The application's settings, shared by the traced test and the untraced comparison.
+	 */
 	static final String PROPERTIES = "dev/controllerobservability/operations/operation-tracing.properties";
 
 	private static final String PROVISIONER = "provisioner";
@@ -165,17 +167,18 @@ abstract class AbstractOperationTracingIntegrationTests {
 		this.operations.observe("bind", Tags.of(PROVISIONER, "exemplar"), () -> "bound");
 		RecordedSpan span = onlySpanOf("exemplar");
 		HttpResponse<String> scrape = get("/actuator/prometheus", OPENMETRICS);
-		assertThat(scrape.headers().firstValue("Content-Type")).hasValueSatisfying(
-				(type) -> assertThat(type).startsWith("application/openmetrics-text"));
+		assertThat(scrape.headers().firstValue("Content-Type"))
+			.hasValueSatisfying((type) -> assertThat(type).startsWith("application/openmetrics-text"));
 		List<Exemplar> exemplars = exemplars(scrape.body(), BIND + "_bucket", "exemplar");
 		assertThat(exemplars).singleElement().satisfies((exemplar) -> {
 			assertThat(exemplar.labels()).isEqualTo(Map.of("trace_id", span.traceId(), "span_id", span.spanId()));
 			assertThat(exemplar.value()).isPositive().isLessThanOrEqualTo(exemplar.upperBound());
 		});
-		// OpenMetrics allows exemplars on buckets and counters only; Prometheus 2.x drops the
-		// whole scrape when a _count line carries one, as Micrometer's default would have it.
-		assertThat(scrape.body().lines().filter((line) -> line.contains(" # {")))
-			.isNotEmpty()
+		// OpenMetrics allows exemplars on buckets and counters only; Prometheus 2.x drops
+		// the
+		// whole scrape when a _count line carries one, as Micrometer's default would have
+		// it.
+		assertThat(scrape.body().lines().filter((line) -> line.contains(" # {"))).isNotEmpty()
 			.noneMatch((line) -> line.substring(0, line.indexOf(' ')).replaceAll("\\{.*", "").endsWith("_count"));
 	}
 
@@ -198,7 +201,8 @@ abstract class AbstractOperationTracingIntegrationTests {
 			assertThat(operations.isRecordingDirectly()).isTrue();
 			timeComparedCalls(operations, untraced.getBean(Packer.class));
 			Map<String, Double> plain = comparedSeries(untraced.getBean(PrometheusMeterRegistry.class));
-			// No duplicate timer or long task timer from Micrometer's default handler either.
+			// No duplicate timer or long task timer from Micrometer's default handler
+			// either.
 			assertThat(tracedFamilies).isEqualTo(controllerFamilies(untraced.getBean(PrometheusMeterRegistry.class)))
 				.contains(BIND, "karpenter_launch_duration_seconds", "karpenter_apply_packing_duration_seconds");
 			assertThat(traced.keySet()).isEqualTo(plain.keySet());
@@ -209,8 +213,9 @@ abstract class AbstractOperationTracingIntegrationTests {
 				}
 			});
 		}
-		assertThat(traced).containsEntry(BIND + "_count{cluster=test,error=none,provisioner=compare-observed,"
-				+ "result=success}", 2.0)
+		assertThat(traced)
+			.containsEntry(BIND + "_count{cluster=test,error=none,provisioner=compare-observed," + "result=success}",
+					2.0)
 			.containsEntry("karpenter_launch_duration_seconds_count{cluster=test,error=IllegalStateException,"
 					+ "provisioner=compare-failed,result=error}", 1.0)
 			.containsEntry(BIND + "_count{cluster=test,error=none,provisioner=compare-handle,result=success}", 1.0)
@@ -326,6 +331,7 @@ abstract class AbstractOperationTracingIntegrationTests {
 
 	/**
 	 * A span as every bridge can describe it.
+	 *
 	 * @param name the span name
 	 * @param traceId hex trace id
 	 * @param spanId hex span id
@@ -342,7 +348,10 @@ abstract class AbstractOperationTracingIntegrationTests {
 			double upperBound) {
 	}
 
-	/** The application under test: an HTTP endpoint and an annotated bean that time operations. */
+	/**
+	 * The application under test: an HTTP endpoint and an annotated bean that time
+	 * operations.
+	 */
 	@SpringBootConfiguration
 	@EnableAutoConfiguration
 	static class TracedApplication {

@@ -23,8 +23,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Operations traced by Brave through {@code micrometer-tracing-bridge-brave} and
- * {@code spring-boot-micrometer-tracing-brave}, read from a {@link SpanHandler} that keeps
- * every finished span.
+ * {@code spring-boot-micrometer-tracing-brave}, read from a {@link SpanHandler} that
+ * keeps every finished span.
  */
 @Import(BraveOperationTracingIntegrationTests.InMemoryExport.class)
 class BraveOperationTracingIntegrationTests extends AbstractOperationTracingIntegrationTests {

@@ -25,9 +25,9 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
- * Whatever goes wrong while recording, on the direct path and the observation path
- * alike: the work runs exactly once, its result or exception is unchanged, the failure
- * is counted, and no in-flight gauge is left up.
+ * Whatever goes wrong while recording, on the direct path and the observation path alike:
+ * the work runs exactly once, its result or exception is unchanged, the failure is
+ * counted, and no in-flight gauge is left up.
  */
 class CallerIsolationTests {
 
@@ -71,8 +71,7 @@ class CallerIsolationTests {
 		Provisioner target = new Provisioner();
 		Provisioner provisioner = proxy(target, recording);
 		assertThat(provisioner.launch(new Hostile(null))).isEqualTo("launched");
-		assertThat(provisioner.launch(new Hostile(new IllegalStateException("toString broken"))))
-			.isEqualTo("launched");
+		assertThat(provisioner.launch(new Hostile(new IllegalStateException("toString broken")))).isEqualTo("launched");
 		IllegalStateException noCapacity = new IllegalStateException("no capacity");
 		assertThatIllegalStateException().isThrownBy(() -> provisioner.fail(new Hostile(null), noCapacity))
 			.isSameAs(noCapacity);

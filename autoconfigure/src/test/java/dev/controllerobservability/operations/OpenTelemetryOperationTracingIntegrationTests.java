@@ -32,7 +32,9 @@ class OpenTelemetryOperationTracingIntegrationTests extends AbstractOperationTra
 
 	@Override
 	protected List<RecordedSpan> finishedSpans() {
-		return this.exporter.getFinishedSpanItems().stream().map(OpenTelemetryOperationTracingIntegrationTests::record)
+		return this.exporter.getFinishedSpanItems()
+			.stream()
+			.map(OpenTelemetryOperationTracingIntegrationTests::record)
 			.toList();
 	}
 

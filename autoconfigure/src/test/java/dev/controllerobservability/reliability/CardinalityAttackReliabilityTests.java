@@ -44,7 +44,8 @@ class CardinalityAttackReliabilityTests {
 			.isEqualTo(ATTACK - 1);
 		assertThat(scrape.value("karpenter_cardinality_enforcement_unexpected_categorizations_total", Map.of()))
 			.isEqualTo(2.0 * (ATTACK - 1));
-		// The attack adds one value and "unexpected" to the 99 warm-up series, nothing more.
+		// The attack adds one value and "unexpected" to the 99 warm-up series, nothing
+		// more.
 		assertThat(text.length()).as("scrape size in characters").isLessThan((int) (scrapeBefore * 1.1));
 	}
 
@@ -77,7 +78,8 @@ class CardinalityAttackReliabilityTests {
 		assertThat(scrape.value("karpenter_bind_duration_seconds_count",
 				Map.of("provisioner", "overflow", "zone", "overflow", "result", "success", "error", "none")))
 			.isEqualTo(overflowed);
-		// Every call beyond the cap, of either metric, resolved its labels anew and was counted.
+		// Every call beyond the cap, of either metric, resolved its labels anew and was
+		// counted.
 		assertThat(scrape.value("karpenter_cardinality_enforcement_series_overflows_total", Map.of()))
 			.isEqualTo(2 * overflowed);
 	}
@@ -100,7 +102,8 @@ class CardinalityAttackReliabilityTests {
 	}
 
 	private static int warmUp(ReliabilityFixture fixture) {
-		// The first 99 values and the attack's first take the cap; the other 999,999 become unexpected.
+		// The first 99 values and the attack's first take the cap; the other 999,999
+		// become unexpected.
 		for (int i = 0; i < CAP - 1; i++) {
 			fixture.operations.observe("bind", Tags.of("provisioner", "p" + i), () -> {
 			});

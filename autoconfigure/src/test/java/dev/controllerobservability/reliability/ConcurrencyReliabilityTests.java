@@ -96,7 +96,8 @@ class ConcurrencyReliabilityTests {
 		assertThat(counts).hasSize(PROVISIONERS);
 		int expectedPerProvisioner = THREADS * PER_THREAD / PROVISIONERS;
 		assertThat(counts).allSatisfy((sample) -> assertThat(sample.value()).isEqualTo(expectedPerProvisioner));
-		assertThat(last.samples("karpenter_bind_in_flight")).allSatisfy((sample) -> assertThat(sample.value()).isZero());
+		assertThat(last.samples("karpenter_bind_in_flight"))
+			.allSatisfy((sample) -> assertThat(sample.value()).isZero());
 		assertThat(fixture.failures.count()).isZero();
 	}
 

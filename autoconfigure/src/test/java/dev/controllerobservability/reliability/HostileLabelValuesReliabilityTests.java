@@ -42,11 +42,12 @@ class HostileLabelValuesReliabilityTests {
 				.allSatisfy((value) -> assertThat(value.length()).isLessThanOrEqualTo(MAX_LENGTH));
 		}
 		assertThat(exposition.family("evil")).isEmpty();
-		assertThat(exposition.family("karpenter_nodes_launched_total").orElseThrow().series())
-			.contains(Map.of("provisioner", "quote\"d"), Map.of("provisioner", "new\nline"),
-					Map.of("provisioner", "x".repeat(MAX_LENGTH)));
+		assertThat(exposition.family("karpenter_nodes_launched_total").orElseThrow().series()).contains(
+				Map.of("provisioner", "quote\"d"), Map.of("provisioner", "new\nline"),
+				Map.of("provisioner", "x".repeat(MAX_LENGTH)));
 		List<String> problems = Promtool.checkMetrics(scrape);
-		assertThat(problems).noneMatch((line) -> line.contains("error")).noneMatch((line) -> line.startsWith("karpenter_"));
+		assertThat(problems).noneMatch((line) -> line.contains("error"))
+			.noneMatch((line) -> line.startsWith("karpenter_"));
 	}
 
 }

@@ -83,7 +83,8 @@ class IntermittentFaultsReliabilityTests {
 				for (int i = 0; i < 5_000; i++) {
 					int expected = i;
 					IllegalArgumentException own = new IllegalArgumentException("own " + i);
-					if (operations.observe("bind", Tags.of("provisioner", "p" + (i % 20)), () -> expected) == expected) {
+					if (operations.observe("bind", Tags.of("provisioner", "p" + (i % 20)),
+							() -> expected) == expected) {
 						unchanged++;
 					}
 					try {

@@ -57,12 +57,12 @@ class ShutdownReliabilityTests {
 			ControllerOperations operations = context.getBean(ControllerOperations.class);
 			for (int i = 0; i < calls.length; i++) {
 				int call = i;
-				calls[i] = CompletableFuture.supplyAsync(() -> operations.observe("bind",
-						Tags.of("provisioner", "p" + call), () -> {
-							started.countDown();
-							await(release);
-							return call;
-						}));
+				calls[i] = CompletableFuture
+					.supplyAsync(() -> operations.observe("bind", Tags.of("provisioner", "p" + call), () -> {
+						started.countDown();
+						await(release);
+						return call;
+					}));
 			}
 			assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
 		});
@@ -71,7 +71,8 @@ class ShutdownReliabilityTests {
 			assertThat(calls[i].get(10, TimeUnit.SECONDS)).isEqualTo(i);
 		}
 		assertThat(this.log.events()).isEmpty();
-		// Threads that are ending may still be alive for a moment: wait for them, not a time.
+		// Threads that are ending may still be alive for a moment: wait for them, not a
+		// time.
 		Awaitility.await()
 			.pollInSameThread()
 			.atMost(Duration.ofSeconds(30))

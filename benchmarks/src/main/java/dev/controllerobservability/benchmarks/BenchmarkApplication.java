@@ -27,12 +27,12 @@ public class BenchmarkApplication {
 				// Not the demo's application.yaml, which is on the class path too.
 				"spring.config.name", "benchmark", "controller.observability.namespace", "bench",
 				"controller.observability.max-label-values", "100000", "controller.observability.lint.mode", "off",
-				"controller.observability.kubernetes.enabled", "false", "controller.observability.operations.tags", "provisioner",
-				"controller.observability.metrics.pods_bound_total.type", "counter",
+				"controller.observability.kubernetes.enabled", "false", "controller.observability.operations.tags",
+				"provisioner", "controller.observability.metrics.pods_bound_total.type", "counter",
 				"controller.observability.metrics.pods_bound_total.help", "Number of pods bound.",
 				"controller.observability.metrics.pods_bound_total.labels", "provisioner"));
-		for (String framework : new String[] { "jvm", "process", "system", "disk", "executor", "application",
-				"logback", "tomcat", "http" }) {
+		for (String framework : new String[] { "jvm", "process", "system", "disk", "executor", "application", "logback",
+				"tomcat", "http" }) {
 			properties.put("management.metrics.enable." + framework, "false");
 		}
 		properties.putAll(extraProperties);

@@ -123,10 +123,8 @@ final class PerformanceReport {
 			Optional<JsonNode> stock = scrapeResult(series, "stock");
 			if (starter.isPresent() && stock.isPresent()) {
 				double ratio = score(starter.get()) / score(stock.get());
-				row(md, "Scrape ≤ 1.1 × stock registry at " + series + " series",
-						String.format(Locale.ROOT, "%.1f ms vs %.1f ms: %.2f ×", score(starter.get()),
-								score(stock.get()), ratio),
-						ratio <= 1.1);
+				row(md, "Scrape ≤ 1.1 × stock registry at " + series + " series", String.format(Locale.ROOT,
+						"%.1f ms vs %.1f ms: %.2f ×", score(starter.get()), score(stock.get()), ratio), ratio <= 1.1);
 			}
 		}
 		Optional<JsonNode> starter = startupResult("starter");
@@ -138,8 +136,9 @@ final class PerformanceReport {
 		}
 		Double perSeries = this.heap.get("heap-per-series");
 		if (perSeries != null) {
-			row(md, "≤ 3 KiB heap per operation series", String.format(Locale.ROOT, "%.0f B (%.2f KiB)", perSeries,
-					perSeries / 1024), perSeries <= 3 * 1024);
+			row(md, "≤ 3 KiB heap per operation series",
+					String.format(Locale.ROOT, "%.0f B (%.2f KiB)", perSeries, perSeries / 1024),
+					perSeries <= 3 * 1024);
 		}
 		md.append('\n');
 	}
@@ -163,8 +162,13 @@ final class PerformanceReport {
 	}
 
 	private static void row(StringBuilder md, String target, String measured, boolean met) {
-		md.append("| ").append(target).append(" | ").append(measured).append(" | ")
-			.append(met ? "met" : "**missed**").append(" |\n");
+		md.append("| ")
+			.append(target)
+			.append(" | ")
+			.append(measured)
+			.append(" | ")
+			.append(met ? "met" : "**missed**")
+			.append(" |\n");
 	}
 
 	private void recording(StringBuilder md) {

@@ -40,15 +40,15 @@ import dev.controllerobservability.operations.OperationHandle;
  * Timing one operation (trivial work) with each way a controller could record it, the
  * label value cycling over 50 provisioners:
  * <ul>
- * <li>A: a hand-written Micrometer timer, built and registered per call (and A0: the
- * same timer cached, what any Micrometer timer costs at least);</li>
+ * <li>A: a hand-written Micrometer timer, built and registered per call (and A0: the same
+ * timer cached, what any Micrometer timer costs at least);</li>
  * <li>B: stock {@code Observation} with Micrometer's default meter handler;</li>
  * <li>C: {@code ControllerOperations.observe} of this starter, as auto-configured (and
  * C0: the same through the observation, as before the direct path);</li>
  * <li>D: {@code @ObservedOperation} through the Spring proxy;</li>
  * <li>E: a pre-bound {@code OperationHandle};</li>
- * <li>F: the floor: a prometheus-metrics-core histogram data point, classic buckets
- * only, cached per label value;</li>
+ * <li>F: the floor: a prometheus-metrics-core histogram data point, classic buckets only,
+ * cached per label value;</li>
  * <li>G: a catalog counter increment, and a cached Micrometer counter beside it.</li>
  * </ul>
  * Every timed variant reads the clock twice, so they differ only by what recording costs.
@@ -102,8 +102,9 @@ public class RecordingBenchmark {
 		if (!this.operations.isRecordingDirectly()) {
 			throw new IllegalStateException("The auto-configured operations should record directly");
 		}
-		this.observedOperations = BenchmarkApplication.start(Map.of("spring.application.name", "observed",
-				"controller.observability.operations.direct-recording", "false"))
+		this.observedOperations = BenchmarkApplication
+			.start(Map.of("spring.application.name", "observed", "controller.observability.operations.direct-recording",
+					"false"))
 			.getBean(ControllerOperations.class);
 		this.binder = this.context.getBean(BenchmarkApplication.ObservedBinder.class);
 		this.metrics = this.context.getBean(ControllerMetrics.class);

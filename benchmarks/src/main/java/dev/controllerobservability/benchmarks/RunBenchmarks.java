@@ -24,11 +24,12 @@ import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 
 /**
- * Runs every benchmark in one go and writes {@code performance.md}, {@code performance.png},
- * {@code performance.json} (JMH's JSON, every run) and {@code performance-probes.json}
- * (heap probes and the run's duration) into the docs directory given as the first
- * argument. Heap figures come from {@link HeapProbe} runs in JVMs of their own. With
- * {@code --report-only} as second argument it only rewrites the report from those files.
+ * Runs every benchmark in one go and writes {@code performance.md},
+ * {@code performance.png}, {@code performance.json} (JMH's JSON, every run) and
+ * {@code performance-probes.json} (heap probes and the run's duration) into the docs
+ * directory given as the first argument. Heap figures come from {@link HeapProbe} runs in
+ * JVMs of their own. With {@code --report-only} as second argument it only rewrites the
+ * report from those files.
  */
 public final class RunBenchmarks {
 
@@ -60,7 +61,8 @@ public final class RunBenchmarks {
 		Duration took = Duration.between(started, Instant.now());
 		heap.put("run-seconds", (double) took.toSeconds());
 		Files.createDirectories(docs);
-		Files.writeString(docs.resolve("performance.json"), JSON.writerWithDefaultPrettyPrinter().writeValueAsString(results));
+		Files.writeString(docs.resolve("performance.json"),
+				JSON.writerWithDefaultPrettyPrinter().writeValueAsString(results));
 		Files.writeString(docs.resolve("performance-probes.json"),
 				JSON.writerWithDefaultPrettyPrinter().writeValueAsString(heap));
 		report(docs);
@@ -93,11 +95,13 @@ public final class RunBenchmarks {
 		return (ArrayNode) JSON.readTree(Files.readString(result));
 	}
 
-	/** Runs a {@link HeapProbe} in a fresh JVM and keeps the mean of its results by name. */
+	/**
+	 * Runs a {@link HeapProbe} in a fresh JVM and keeps the mean of its results by name.
+	 */
 	private static void probe(Map<String, Double> results, String... args) throws IOException, InterruptedException {
-		List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-				"-Xmx1g", "-Djava.awt.headless=true", "-cp", System.getProperty("java.class.path"),
-				HeapProbe.class.getName()));
+		List<String> command = new ArrayList<>(List.of(
+				Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx1g",
+				"-Djava.awt.headless=true", "-cp", System.getProperty("java.class.path"), HeapProbe.class.getName()));
 		command.addAll(List.of(args));
 		Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
 		try (BufferedReader output = new BufferedReader(

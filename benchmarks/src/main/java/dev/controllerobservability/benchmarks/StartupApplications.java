@@ -23,12 +23,13 @@ final class StartupApplications {
 		return switch (application) {
 			case "starter" -> SpringApplication.run(DemoControllerApplication.class, "--server.port=0",
 					"--spring.main.banner-mode=off", "--logging.level.root=WARN");
-			// The same application.yaml (the demo's) and the same exposure, without the starter.
+			// The same application.yaml (the demo's) and the same exposure, without the
+			// starter.
 			case "baseline" -> SpringApplication.run(BaselineApplication.class, "--server.port=0",
 					"--management.endpoints.web.exposure.include=health,prometheus", "--spring.main.banner-mode=off",
 					"--logging.level.root=WARN");
-			default -> throw new IllegalArgumentException("Unknown application '" + application
-					+ "'; use starter or baseline");
+			default -> throw new IllegalArgumentException(
+					"Unknown application '" + application + "'; use starter or baseline");
 		};
 	}
 

@@ -18,9 +18,9 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * Start-up of the demo controller with the starter against the same application with
- * only Actuator and the Prometheus registry ({@link BaselineApplication}), each in a
- * fresh JVM (one cold start per fork), up to a started web server.
+ * Start-up of the demo controller with the starter against the same application with only
+ * Actuator and the Prometheus registry ({@link BaselineApplication}), each in a fresh JVM
+ * (one cold start per fork), up to a started web server.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)

@@ -33,6 +33,7 @@ import dev.controllerobservability.internal.stability.Visibility;
 
 /**
  * Records the metrics of a {@link MetricCatalog} by their declared names. Example:
+ *
  * <pre>{@code
  * metrics.counter("nodes_launched_total", "provisioner", "gpu", "zone", node.zone()).increment();
  * metrics.gauge("pending_pods", "provisioner", "gpu").set(queue.size());
@@ -42,9 +43,9 @@ import dev.controllerobservability.internal.stability.Visibility;
  * Declared metrics are registered at start-up with their stability-annotated help text;
  * counters and histograms whose label values are all known are present at 0 from then.
  * Hidden and disabled metrics are not registered and their handles record nothing. A
- * metric that replaces an old name is recorded under both while the old name is
- * visible. Label values pass the cardinality limits. An undeclared name, a type mismatch
- * or a wrong set of label keys is a programming error and throws
+ * metric that replaces an old name is recorded under both while the old name is visible.
+ * Label values pass the cardinality limits. An undeclared name, a type mismatch or a
+ * wrong set of label keys is a programming error and throws
  * {@link IllegalArgumentException}; a failure of the registry is counted and logged and
  * never reaches the caller.
  */
@@ -91,7 +92,8 @@ public class ControllerMetrics {
 				Version renamedIn = MetricCatalog.renamedIn(definition);
 				Visibility aliasVisibility = policy.visibility(catalog.exposedName(definition.replaces()),
 						definition.stability(), renamedIn);
-				// The old name is deprecated from the rename on, even before that version.
+				// The old name is deprecated from the rename on, even before that
+				// version.
 				aliasVisibility = (aliasVisibility == Visibility.VISIBLE) ? Visibility.DEPRECATED : aliasVisibility;
 				self.count(definition.stability(), aliasVisibility, renamedIn);
 				if (aliasVisibility.isExposed()) {
@@ -307,8 +309,8 @@ public class ControllerMetrics {
 	 * The families the catalog exposes (declared metrics and the old names of renamed
 	 * ones), whether or not they have series yet, as the Prometheus text format will show
 	 * them. Hidden and disabled metrics are left out.
-	 * @param extraLabels label names every controller metric gets besides its own, such as
-	 * common tags
+	 * @param extraLabels label names every controller metric gets besides its own, such
+	 * as common tags
 	 * @return the families
 	 */
 	public List<ExposedFamily> declaredFamilies(Collection<String> extraLabels) {
@@ -356,8 +358,8 @@ public class ControllerMetrics {
 		}
 		MetricType type = metric.definition.type();
 		if (!Arrays.asList(types).contains(type)) {
-			throw new IllegalArgumentException("Metric '" + name + "' is declared as a " + type + ", not a "
-					+ types[0] + "; use the " + type + " method of ControllerMetrics");
+			throw new IllegalArgumentException("Metric '" + name + "' is declared as a " + type + ", not a " + types[0]
+					+ "; use the " + type + " method of ControllerMetrics");
 		}
 		return metric;
 	}
@@ -452,7 +454,8 @@ public class ControllerMetrics {
 			builder.serviceLevelObjectives(metric.buckets(this.defaultBuckets));
 		}
 		else {
-			// An empty bucket list keeps the meter filter's default buckets off: a summary.
+			// An empty bucket list keeps the meter filter's default buckets off: a
+			// summary.
 			builder.serviceLevelObjectives();
 		}
 		return builder.register(this.registry);
@@ -476,7 +479,10 @@ public class ControllerMetrics {
 	}
 
 	private MultiGauge multiGauge(String meterName, String help, Registered metric) {
-		return MultiGauge.builder(meterName).description(help).baseUnit(metric.definition.unit()).register(this.registry);
+		return MultiGauge.builder(meterName)
+			.description(help)
+			.baseUnit(metric.definition.unit())
+			.register(this.registry);
 	}
 
 	private void presetKnownSeries(Registered metric) {

@@ -17,8 +17,7 @@ public class InvalidMetricDefinitionException extends InvalidDefinitionException
 	 * @param reason why it cannot be used
 	 * @param action what to change
 	 */
-	public InvalidMetricDefinitionException(String metric, String field, Object value, String reason,
-			String action) {
+	public InvalidMetricDefinitionException(String metric, String field, Object value, String reason, String action) {
 		super("Metric", metric, field, value, reason, action);
 	}
 

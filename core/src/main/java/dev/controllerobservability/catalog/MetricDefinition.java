@@ -12,8 +12,9 @@ import dev.controllerobservability.stability.StabilityLevel;
  * One declared metric. The name is the Prometheus name without the namespace, so
  * {@code nodes_launched_total} in namespace {@code karpenter} is exposed as
  * {@code karpenter_nodes_launched_total}. Declare one in Java with the builder:
- * <pre>{@code
- * @Bean
+ *
+ * <pre class="code">
+ * &#64;Bean
  * MetricDefinition nodesLaunched() {
  *     return MetricDefinition.counter("nodes_launched_total")
  *         .help("Number of nodes launched by a provisioner.")
@@ -21,7 +22,7 @@ import dev.controllerobservability.stability.StabilityLevel;
  *         .stability(StabilityLevel.STABLE)
  *         .build();
  * }
- * }</pre>
+ * </pre>
  *
  * @param name Prometheus name without namespace, snake_case
  * @param type the metric type
@@ -37,8 +38,8 @@ import dev.controllerobservability.stability.StabilityLevel;
  * or {@code null}
  * @param renamedIn version in which the old name was replaced, required with
  * {@code replaces}
- * @param labelValues known values of labels; series of known values are present at 0
- * from start-up when every label's values are known
+ * @param labelValues known values of labels; series of known values are present at 0 from
+ * start-up when every label's values are known
  */
 public record MetricDefinition(String name, MetricType type, String help, List<String> labels, List<Double> buckets,
 		String unit, StabilityLevel stability, String deprecatedVersion, String replaces, String renamedIn,

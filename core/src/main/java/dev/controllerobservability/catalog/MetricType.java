@@ -10,7 +10,9 @@ public enum MetricType {
 	/** Monotonic count; its name ends with {@code _total}. */
 	COUNTER,
 
-	/** A value that goes up and down, set by the controller or computed at scrape time. */
+	/**
+	 * A value that goes up and down, set by the controller or computed at scrape time.
+	 */
 	GAUGE,
 
 	/** Observations counted into buckets. */
@@ -19,7 +21,9 @@ public enum MetricType {
 	/** Observations as count and sum only; prefer a histogram, which aggregates. */
 	SUMMARY,
 
-	/** Constant 1 with labels describing the controller; its name ends with {@code _info}. */
+	/**
+	 * Constant 1 with labels describing the controller; its name ends with {@code _info}.
+	 */
 	INFO;
 
 	/**

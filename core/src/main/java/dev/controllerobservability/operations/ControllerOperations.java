@@ -30,25 +30,26 @@ import dev.controllerobservability.internal.operations.OperationSeriesCache;
 /**
  * Times controller operations through the Micrometer Observation API, so metrics and
  * tracing both see them. Example:
+ *
  * <pre>{@code
  * Node node = operations.observe("launch", Tags.of("provisioner", "gpu"), () -> cloud.launch(request));
  * operations.observe("bind", Tags.of("provisioner", "gpu"), () -> binder.bind(pod, node));
- * }</pre>
- * gives {@code <namespace>_launch_duration_seconds{provisioner="gpu",result="success",error="none"}}
+ * }</pre> gives
+ * {@code <namespace>_launch_duration_seconds{provisioner="gpu",result="success",error="none"}}
  * and {@code <namespace>_launch_in_flight{provisioner="gpu"}}.
  * <p>
  * Every call carries every configured label key: a key not given is {@code none}; a key
- * that is not configured is dropped and reported. Recording never throws into the
- * caller and never changes the work's result or exception: a failure while observing is
- * counted in {@code <namespace>_observability_errors_total}, logged at a limited rate,
- * and the work runs as if unobserved.
+ * that is not configured is dropped and reported. Recording never throws into the caller
+ * and never changes the work's result or exception: a failure while observing is counted
+ * in {@code <namespace>_observability_errors_total}, logged at a limited rate, and the
+ * work runs as if unobserved.
  * <p>
- * When nothing but the meter handler would see an operation's observation (no tracing,
- * no other observation handler), the Spring Boot auto-configuration switches on the
- * direct path ({@link Builder#directRecording}): calls record into the same meters
- * without creating an observation, and a call with a {@link Tags} instance seen before
- * allocates nothing. {@link #bind(String, Iterable)} resolves an operation's labels
- * once for hot paths.
+ * When nothing but the meter handler would see an operation's observation (no tracing, no
+ * other observation handler), the Spring Boot auto-configuration switches on the direct
+ * path ({@link Builder#directRecording}): calls record into the same meters without
+ * creating an observation, and a call with a {@link Tags} instance seen before allocates
+ * nothing. {@link #bind(String, Iterable)} resolves an operation's labels once for hot
+ * paths.
  */
 public class ControllerOperations {
 
@@ -76,8 +77,8 @@ public class ControllerOperations {
 	 * Starts a builder.
 	 * @param observationRegistry the registry the observations go through
 	 * @param failures where recording failures go
-	 * @return a builder with namespace {@code controller}, no operation label keys
-	 * and no operation definitions
+	 * @return a builder with namespace {@code controller}, no operation label keys and no
+	 * operation definitions
 	 */
 	public static Builder builder(ObservationRegistry observationRegistry, RecordingFailures failures) {
 		return new Builder(observationRegistry, failures);
@@ -139,8 +140,8 @@ public class ControllerOperations {
 	}
 
 	/**
-	 * Times work without a result that may throw a checked exception, which is
-	 * rethrown unchanged.
+	 * Times work without a result that may throw a checked exception, which is rethrown
+	 * unchanged.
 	 * @param <E> the checked exception type
 	 * @param operation operation name such as {@code launch}
 	 * @param tags label values, keys from the configured operation labels
@@ -186,12 +187,13 @@ public class ControllerOperations {
 				series = this.direct.series(descriptor, labels);
 			}
 			catch (RuntimeException ex) {
-				// The observation path records (or counts the failure) call by call instead.
+				// The observation path records (or counts the failure) call by call
+				// instead.
 				this.failures.recordUnlessFatal("start of operation " + descriptor.operation(), ex);
 			}
 		}
-		return new OperationHandle(this, descriptor, labels, series,
-				(this.direct != null) ? this.direct.clock() : null, this.failures);
+		return new OperationHandle(this, descriptor, labels, series, (this.direct != null) ? this.direct.clock() : null,
+				this.failures);
 	}
 
 	/**
@@ -210,13 +212,12 @@ public class ControllerOperations {
 	 * whether or not it has been called yet: the duration histogram, its {@code _max}
 	 * gauge and the in-flight gauge.
 	 * @param operation operation name such as {@code bind}
-	 * @param extraLabels label names every controller metric gets besides its own, such as
-	 * common tags
+	 * @param extraLabels label names every controller metric gets besides its own, such
+	 * as common tags
 	 * @param defaultBuckets the shared duration buckets, in seconds
 	 * @return the families
 	 */
-	public List<ExposedFamily> families(String operation, Collection<String> extraLabels,
-			List<Double> defaultBuckets) {
+	public List<ExposedFamily> families(String operation, Collection<String> extraLabels, List<Double> defaultBuckets) {
 		return this.resolver.families(operation, extraLabels, defaultBuckets);
 	}
 
@@ -237,8 +238,8 @@ public class ControllerOperations {
 
 	/**
 	 * The handle of a direct-path call, remembered for {@link Tags} instances; or
-	 * {@code null} when the operation cannot be resolved (the failure is recorded and
-	 * the work runs unobserved).
+	 * {@code null} when the operation cannot be resolved (the failure is recorded and the
+	 * work runs unobserved).
 	 */
 	private @Nullable OperationHandle handle(String operation, Iterable<Tag> tags) {
 		try {
@@ -347,10 +348,12 @@ public class ControllerOperations {
 		/**
 		 * Records operations straight into the meter handler's series instead of through
 		 * an observation. Use it only when no handler but
-		 * {@link dev.controllerobservability.internal.operations.OperationMeterObservationHandler} would see operation observations: no
-		 * tracing, no other handler. Operations the registry's predicates switch off by
-		 * name keep going through the (then no-op) observation.
-		 * @param series the handler's series, {@link dev.controllerobservability.internal.operations.OperationMeterObservationHandler#seriesCache()}
+		 * {@link dev.controllerobservability.internal.operations.OperationMeterObservationHandler}
+		 * would see operation observations: no tracing, no other handler. Operations the
+		 * registry's predicates switch off by name keep going through the (then no-op)
+		 * observation.
+		 * @param series the handler's series,
+		 * {@link dev.controllerobservability.internal.operations.OperationMeterObservationHandler#seriesCache()}
 		 * @param predicates the observation registry's predicates
 		 * @return this builder
 		 */

@@ -111,7 +111,8 @@ final class DirectPath {
 			return false;
 		}
 		for (Tag tag : tags) {
-			if (tag.getValue().length() > this.maxLabelValueLength || tag.getKey().length() > this.maxLabelValueLength) {
+			if (tag.getValue().length() > this.maxLabelValueLength
+					|| tag.getKey().length() > this.maxLabelValueLength) {
 				return false;
 			}
 		}

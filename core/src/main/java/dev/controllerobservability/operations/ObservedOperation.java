@@ -11,12 +11,13 @@ import java.lang.annotation.Target;
  * {@link ControllerOperations#observeChecked(String, Iterable, io.micrometer.observation.Observation.CheckedCallable)}
  * does. Label values come from parameters annotated with {@link OperationTag}. Active
  * when AspectJ is on the classpath (for example through
- * {@code spring-boot-starter-aspectj}) and the method is called through its Spring
- * bean. Example:
- * <pre>{@code
- * @ObservedOperation("launch")
- * public Node launch(@OperationTag("provisioner") String provisioner, InstanceType type) { ... }
- * }</pre>
+ * {@code spring-boot-starter-aspectj}) and the method is called through its Spring bean.
+ * Example:
+ *
+ * <pre class="code">
+ * &#64;ObservedOperation("launch")
+ * public Node launch(&#64;OperationTag("provisioner") String provisioner, InstanceType type) { ... }
+ * </pre>
  */
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)

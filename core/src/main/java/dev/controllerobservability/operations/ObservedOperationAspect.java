@@ -83,8 +83,7 @@ public class ObservedOperationAspect {
 					}
 				}
 			}
-			return new Binding(annotation.value(), Arrays.copyOf(keys, count),
-					Arrays.copyOf(parameters, count));
+			return new Binding(annotation.value(), Arrays.copyOf(keys, count), Arrays.copyOf(parameters, count));
 		}
 
 		Iterable<Tag> tags(Object[] arguments, RecordingFailures failures) {

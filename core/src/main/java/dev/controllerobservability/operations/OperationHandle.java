@@ -13,14 +13,14 @@ import dev.controllerobservability.internal.operations.OperationSeries;
 
 /**
  * An operation with its label values resolved once, for hot paths:
+ *
  * <pre>{@code
  * OperationHandle bind = operations.bind("bind", Tags.of("provisioner", "gpu"));
  * ...
  * bind.observe(() -> binder.bind(pod, node));
- * }</pre>
- * When operations are recorded directly (no tracing or other observation handler is
- * registered; see {@link ControllerOperations}), a call allocates nothing: it reads the
- * clock twice, moves the in-flight gauge and records into a timer it already holds.
+ * }</pre> When operations are recorded directly (no tracing or other observation handler
+ * is registered; see {@link ControllerOperations}), a call allocates nothing: it reads
+ * the clock twice, moves the in-flight gauge and records into a timer it already holds.
  * Otherwise it goes through the Observation API as
  * {@link ControllerOperations#observe(String, Iterable, Supplier)} does. Either way the
  * work's result and exception are never changed, and recording never throws.

@@ -2,7 +2,8 @@ package dev.controllerobservability.stability;
 
 /**
  * How much a metric's users may rely on it, as Kubernetes component-base defines it. The
- * level sets how long a deprecated metric stays visible: see {@link #deprecationWindow()}.
+ * level sets how long a deprecated metric stays visible: see
+ * {@link #deprecationWindow()}.
  */
 public enum StabilityLevel {
 

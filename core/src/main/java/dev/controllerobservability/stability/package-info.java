@@ -1,6 +1,6 @@
 /**
- * The metric stability contract of Kubernetes component-base: stability levels, help
- * text annotations, and when a deprecated metric is hidden or shown again.
+ * The metric stability contract of Kubernetes component-base: stability levels, help text
+ * annotations, and when a deprecated metric is hidden or shown again.
  * <p>
  * This package does not depend on Spring.
  */

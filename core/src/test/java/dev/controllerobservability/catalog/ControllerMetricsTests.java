@@ -55,7 +55,10 @@ class ControllerMetricsTests {
 				.stability(StabilityLevel.ALPHA)
 				.deprecatedVersion("1.4.0")
 				.build(),
-			MetricDefinition.counter("old_total").help("Old.").stability(StabilityLevel.BETA).deprecatedVersion("1.2.0")
+			MetricDefinition.counter("old_total")
+				.help("Old.")
+				.stability(StabilityLevel.BETA)
+				.deprecatedVersion("1.2.0")
 				.build(),
 			MetricDefinition.counter("off_total").help("Off.").build());
 
@@ -156,7 +159,8 @@ class ControllerMetricsTests {
 	void collectsSeriesAndDropsTheOnesNoLongerReported() {
 		ControllerMetrics metrics = metrics("1.4.0");
 		Map<String, Integer> phases = new ConcurrentHashMap<>(Map.of("Pending", 2, "Running", 5));
-		metrics.collect("pods_by_phase", (samples) -> phases.forEach((phase, count) -> samples.add(count, "phase", phase)));
+		metrics.collect("pods_by_phase",
+				(samples) -> phases.forEach((phase, count) -> samples.add(count, "phase", phase)));
 		metrics.refreshCollectors();
 		assertThat(phaseValue("Pending")).isEqualTo(2);
 		assertThat(phaseValue("Running")).isEqualTo(5);
@@ -169,11 +173,15 @@ class ControllerMetricsTests {
 
 	@Test
 	void capsTheSeriesOfEachScrapeOfACollector() {
-		CardinalityLimiter capped = CardinalityLimiter.builder(this.registry, "karpenter").maxSeriesPerMetric(3).build();
-		ControllerMetrics metrics = new ControllerMetrics(this.registry, MetricCatalog.of("karpenter", this.definitions),
-				StabilityPolicy.showAll(), capped, this.failures, List.of(0.5, 5.0));
+		CardinalityLimiter capped = CardinalityLimiter.builder(this.registry, "karpenter")
+			.maxSeriesPerMetric(3)
+			.build();
+		ControllerMetrics metrics = new ControllerMetrics(this.registry,
+				MetricCatalog.of("karpenter", this.definitions), StabilityPolicy.showAll(), capped, this.failures,
+				List.of(0.5, 5.0));
 		Map<String, Integer> phases = new ConcurrentHashMap<>(Map.of("A", 1, "B", 2, "C", 3, "D", 4, "E", 5));
-		metrics.collect("pods_by_phase", (samples) -> phases.forEach((phase, count) -> samples.add(count, "phase", phase)));
+		metrics.collect("pods_by_phase",
+				(samples) -> phases.forEach((phase, count) -> samples.add(count, "phase", phase)));
 		metrics.refreshCollectors();
 		assertThat(this.registry.find("karpenter.pods_by_phase").gauges()).hasSize(4);
 		assertThat(phaseValue("overflow")).isEqualTo(15 - this.registry.find("karpenter.pods_by_phase")
@@ -188,20 +196,25 @@ class ControllerMetricsTests {
 		phases.clear();
 		phases.putAll(Map.of("F", 6, "G", 7));
 		metrics.refreshCollectors();
-		assertThat(this.registry.find("karpenter.pods_by_phase").gauges()).extracting((gauge) -> gauge.getId()
-			.getTag("phase")).containsExactlyInAnyOrder("F", "G");
+		assertThat(this.registry.find("karpenter.pods_by_phase").gauges())
+			.extracting((gauge) -> gauge.getId().getTag("phase"))
+			.containsExactlyInAnyOrder("F", "G");
 	}
 
 	@Test
 	void sendsLabelSetsBeyondTheSeriesCapToTheOverflowSeries() {
-		CardinalityLimiter capped = CardinalityLimiter.builder(this.registry, "karpenter").maxSeriesPerMetric(2).build();
-		ControllerMetrics metrics = new ControllerMetrics(this.registry, MetricCatalog.of("karpenter", this.definitions),
-				StabilityPolicy.showAll(), capped, this.failures, List.of(0.5, 5.0));
+		CardinalityLimiter capped = CardinalityLimiter.builder(this.registry, "karpenter")
+			.maxSeriesPerMetric(2)
+			.build();
+		ControllerMetrics metrics = new ControllerMetrics(this.registry,
+				MetricCatalog.of("karpenter", this.definitions), StabilityPolicy.showAll(), capped, this.failures,
+				List.of(0.5, 5.0));
 		for (String provisioner : new String[] { "a", "b", "c", "d", "a" }) {
 			metrics.gauge("pending_pods", "provisioner", provisioner).set(1);
 		}
-		assertThat(this.registry.find("karpenter.pending_pods").gauges()).extracting((gauge) -> gauge.getId()
-			.getTag("provisioner")).containsExactlyInAnyOrder("a", "b", "overflow");
+		assertThat(this.registry.find("karpenter.pending_pods").gauges())
+			.extracting((gauge) -> gauge.getId().getTag("provisioner"))
+			.containsExactlyInAnyOrder("a", "b", "overflow");
 	}
 
 	@Test
@@ -213,8 +226,9 @@ class ControllerMetricsTests {
 		metrics.gauge("pending_pods", "provisioner", "c").set(1);
 		assertThat(this.registry.get("karpenter.nodes_launched").tags("zone", "unexpected").counter().count())
 			.isEqualTo(1);
-		assertThat(this.registry.find("karpenter.pending_pods").gauges()).extracting((gauge) -> gauge.getId()
-			.getTag("provisioner")).containsExactlyInAnyOrder("a", "b", "unexpected");
+		assertThat(this.registry.find("karpenter.pending_pods").gauges())
+			.extracting((gauge) -> gauge.getId().getTag("provisioner"))
+			.containsExactlyInAnyOrder("a", "b", "unexpected");
 	}
 
 	@Test
@@ -227,7 +241,8 @@ class ControllerMetricsTests {
 			.isThrownBy(() -> metrics.counter("nodes_launched_total", "provisioner", "a", "pod", "x"))
 			.withMessage("Label 'pod' is not declared for metric 'nodes_launched_total'; its labels are "
 					+ "[provisioner, zone]");
-		assertThatIllegalArgumentException().isThrownBy(() -> metrics.counter("nodes_launched_total", "provisioner", "a"))
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> metrics.counter("nodes_launched_total", "provisioner", "a"))
 			.withMessageContaining("Label 'zone' of metric 'nodes_launched_total' has no value");
 		assertThatIllegalArgumentException().isThrownBy(() -> metrics.gauge("nodes_launched_total"))
 			.withMessageContaining("is declared as a counter, not a gauge");

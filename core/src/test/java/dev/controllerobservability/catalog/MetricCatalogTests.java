@@ -13,10 +13,10 @@ class MetricCatalogTests {
 
 	@Test
 	void namesMetersSoPrometheusExposesTheDeclaredName() {
-		MetricCatalog catalog = MetricCatalog.of("karpenter", List.of(
-				MetricDefinition.counter("nodes_launched_total").help("h").build(),
-				MetricDefinition.builder("build_info", MetricType.INFO).help("h").build(),
-				MetricDefinition.gauge("pending_pods").help("h").build()));
+		MetricCatalog catalog = MetricCatalog.of("karpenter",
+				List.of(MetricDefinition.counter("nodes_launched_total").help("h").build(),
+						MetricDefinition.builder("build_info", MetricType.INFO).help("h").build(),
+						MetricDefinition.gauge("pending_pods").help("h").build()));
 		assertThat(catalog.exposedName("nodes_launched_total")).isEqualTo("karpenter_nodes_launched_total");
 		assertThat(catalog.meterName("nodes_launched_total", MetricType.COUNTER)).isEqualTo("karpenter.nodes_launched");
 		assertThat(catalog.meterName("build_info", MetricType.INFO)).isEqualTo("karpenter.build.info");
@@ -56,8 +56,7 @@ class MetricCatalogTests {
 
 	@Test
 	void rejectsAnInfoMetricWithoutInfo() {
-		assertInvalid(MetricDefinition.builder("build", MetricType.INFO), null, "must end with _info",
-				"'build_info'");
+		assertInvalid(MetricDefinition.builder("build", MetricType.INFO), null, "must end with _info", "'build_info'");
 	}
 
 	@Test
@@ -78,16 +77,16 @@ class MetricCatalogTests {
 				"'zone'");
 		assertInvalid(help(MetricDefinition.histogram("wait_seconds")).labels("le"), "labels",
 				"'le' and 'quantile' are set by Prometheus", "Choose another label name");
-		assertInvalid(help(MetricDefinition.counter("nodes_total")).labels("zone", "zone"), "labels",
-				"listed twice", "Remove the duplicate");
+		assertInvalid(help(MetricDefinition.counter("nodes_total")).labels("zone", "zone"), "labels", "listed twice",
+				"Remove the duplicate");
 	}
 
 	@Test
 	void rejectsBadBuckets() {
 		assertInvalid(help(MetricDefinition.histogram("wait_seconds")).buckets(1, 0.5), "buckets",
 				"strictly increasing, but 0.5 follows 1.0", "[0.5, 1.0]");
-		assertInvalid(help(MetricDefinition.gauge("pending_pods")).buckets(1), "buckets", "only histograms have buckets",
-				"make it a histogram");
+		assertInvalid(help(MetricDefinition.gauge("pending_pods")).buckets(1), "buckets",
+				"only histograms have buckets", "make it a histogram");
 	}
 
 	@Test

@@ -54,16 +54,17 @@ class DirectRecordingTests {
 		Tags gpu = Tags.of("provisioner", "gpu");
 		for (ControllerOperations operations : List.of(direct, observed)) {
 			assertThat(operations.observe("bind", gpu, () -> "bound")).isEqualTo("bound");
-			assertThatIllegalStateException()
-				.isThrownBy(() -> operations.observe("bind", gpu, (Runnable) () -> {
-					throw new IllegalStateException("node gone");
-				}));
+			assertThatIllegalStateException().isThrownBy(() -> operations.observe("bind", gpu, (Runnable) () -> {
+				throw new IllegalStateException("node gone");
+			}));
 		}
 		PrometheusScrape scrape = PrometheusScrape.parse(this.registry.scrape());
 		assertThat(scrape.value("karpenter_bind_duration_seconds_count",
-				Map.of("provisioner", "gpu", "result", "success", "error", "none"))).isEqualTo(2.0);
-		assertThat(scrape.value("karpenter_bind_duration_seconds_count", Map.of("provisioner", "gpu",
-				"result", "error", "error", "IllegalStateException"))).isEqualTo(2.0);
+				Map.of("provisioner", "gpu", "result", "success", "error", "none")))
+			.isEqualTo(2.0);
+		assertThat(scrape.value("karpenter_bind_duration_seconds_count",
+				Map.of("provisioner", "gpu", "result", "error", "error", "IllegalStateException")))
+			.isEqualTo(2.0);
 		assertThat(scrape.value("karpenter_bind_in_flight", Map.of("provisioner", "gpu"))).isEqualTo(0.0);
 		assertThat(this.failures.count()).isZero();
 	}
@@ -106,14 +107,14 @@ class DirectRecordingTests {
 		ControllerOperations operations = ControllerOperations.builder(this.observations, this.failures)
 			.labelKeys(List.of("provisioner"))
 			.namespace("karpenter")
-			.directRecording(this.handler.seriesCache(),
-					List.of((name, context) -> !name.equals("karpenter.bind")))
+			.directRecording(this.handler.seriesCache(), List.of((name, context) -> !name.equals("karpenter.bind")))
 			.build();
 		this.observations.observationConfig().observationPredicate((name, context) -> !name.equals("karpenter.bind"));
 		assertThat(operations.observe("bind", Tags.of("provisioner", "gpu"), () -> "bound")).isEqualTo("bound");
 		assertThat(operations.observe("launch", Tags.of("provisioner", "gpu"), () -> "launched")).isEqualTo("launched");
 		String scrape = this.registry.scrape();
-		assertThat(scrape).doesNotContain("karpenter_bind_duration_seconds").contains("karpenter_launch_duration_seconds");
+		assertThat(scrape).doesNotContain("karpenter_bind_duration_seconds")
+			.contains("karpenter_launch_duration_seconds");
 	}
 
 	@Test
@@ -137,10 +138,11 @@ class DirectRecordingTests {
 			.build();
 		assertThat(operations.observe("bind", Tags.of("provisioner", "gpu"), () -> "bound")).isEqualTo("bound");
 		IllegalStateException nodeGone = new IllegalStateException("node gone");
-		assertThatIllegalStateException().isThrownBy(() -> operations.observe("bind", Tags.of("provisioner", "gpu"),
-				(Runnable) () -> {
-					throw nodeGone;
-				})).isSameAs(nodeGone);
+		assertThatIllegalStateException()
+			.isThrownBy(() -> operations.observe("bind", Tags.of("provisioner", "gpu"), (Runnable) () -> {
+				throw nodeGone;
+			}))
+			.isSameAs(nodeGone);
 		assertThat(brokenFailures.count()).isEqualTo(2);
 	}
 
@@ -179,10 +181,11 @@ class DirectRecordingTests {
 		return builder.build();
 	}
 
-	/** Runs the call {@value #CALLS} times to warm up, then measures {@value #CALLS} more. */
+	/**
+	 * Runs the call {@value #CALLS} times to warm up, then measures {@value #CALLS} more.
+	 */
 	private static double allocatedPerCall(Runnable call) {
-		com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory
-			.getThreadMXBean();
+		com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
 		for (int i = 0; i < CALLS; i++) {
 			call.run();
 		}

@@ -125,8 +125,8 @@ class FailureIsolationTests {
 			.count()).isEqualTo(1);
 		assertThat(registry.find("karpenter.bind.duration").tagKeys("pod").timer()).isNull();
 		assertThat(failures.count()).isEqualTo(1);
-		assertThat(this.log.events().get(0).getThrowableProxy().getMessage()).contains("Tag 'pod' is not an operation label",
-				"controller.observability.operations.tags");
+		assertThat(this.log.events().get(0).getThrowableProxy().getMessage())
+			.contains("Tag 'pod' is not an operation label", "controller.observability.operations.tags");
 	}
 
 	@Test
@@ -157,7 +157,10 @@ class FailureIsolationTests {
 	private static ControllerOperations operations(SimpleMeterRegistry registry, RecordingFailures failures) {
 		ObservationRegistry observations = ObservationRegistry.create();
 		observations.observationConfig().observationHandler(new OperationMeterObservationHandler(registry, failures));
-		return ControllerOperations.builder(observations, failures).labelKeys(List.of("provisioner")).namespace("karpenter").build();
+		return ControllerOperations.builder(observations, failures)
+			.labelKeys(List.of("provisioner"))
+			.namespace("karpenter")
+			.build();
 	}
 
 	/** A timer whose recording always fails. */

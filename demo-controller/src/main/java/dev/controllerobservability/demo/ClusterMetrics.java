@@ -44,10 +44,12 @@ public class ClusterMetrics implements SmartInitializingSingleton {
 				samples.add(this.pendingPods.count(provisioner), "provisioner", provisioner, "phase", "Pending");
 			}
 			this.cluster.runningPods()
-				.forEach((provisioner, running) -> samples.add(running, "provisioner", provisioner, "phase", "Running"));
+				.forEach(
+						(provisioner, running) -> samples.add(running, "provisioner", provisioner, "phase", "Running"));
 		});
 		BuildProperties buildProperties = this.build.getIfAvailable();
-		this.metrics.info("build_info", "version", (buildProperties != null) ? buildProperties.getVersion() : "unknown");
+		this.metrics.info("build_info", "version",
+				(buildProperties != null) ? buildProperties.getVersion() : "unknown");
 	}
 
 }

@@ -86,8 +86,10 @@ public class ProvisioningRound {
 			}
 			this.cluster.add(provisioner, node, claim.pods());
 		}
-		this.metrics.counter("provisioning_rounds_total", "provisioner", provisioner, "result",
-				(failed > 0) ? "launch_failure" : "success").increment();
+		this.metrics
+			.counter("provisioning_rounds_total", "provisioner", provisioner, "result",
+					(failed > 0) ? "launch_failure" : "success")
+			.increment();
 		logger.info("provisioner={} round={} pending={} nodes={} launched={} launch-failures={} bound={} requeued={}",
 				provisioner, round, pods.size(), claims.size(), launched, failed, bound, pods.size() - bound);
 	}
@@ -100,8 +102,8 @@ public class ProvisioningRound {
 	public void terminateOldestNode(String provisioner) {
 		Cluster.RunningNode terminated = this.cluster.terminateOldest(provisioner);
 		if (terminated != null) {
-			this.metrics.counter("nodes_terminated_total", "provisioner", provisioner, "zone",
-					terminated.node().zone()).increment();
+			this.metrics.counter("nodes_terminated_total", "provisioner", provisioner, "zone", terminated.node().zone())
+				.increment();
 			this.pendingPods.requeue(terminated.podsToReschedule());
 		}
 	}

@@ -13,8 +13,8 @@ class BinPackerTests {
 
 	@Test
 	void packsLargestPodsFirstOntoTheFirstNodeWithRoom() {
-		List<NodeClaim> claims = this.packer.pack(List.of(pod("a", 10000, 1024), pod("b", 8000, 1024),
-				pod("c", 5000, 1024), pod("d", 1000, 512)), false);
+		List<NodeClaim> claims = this.packer.pack(
+				List.of(pod("a", 10000, 1024), pod("b", 8000, 1024), pod("c", 5000, 1024), pod("d", 1000, 512)), false);
 		assertThat(claims).extracting((claim) -> claim.pods().stream().map(Pod::name).toList())
 			.containsExactly(List.of("a", "c", "d"), List.of("b"));
 		assertThat(claims).extracting((claim) -> claim.instanceType().name())

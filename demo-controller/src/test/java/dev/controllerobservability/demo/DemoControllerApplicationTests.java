@@ -33,8 +33,8 @@ class DemoControllerApplicationTests {
 	private static final Set<String> FAMILIES = Set.of("karpenter_provisioner_apply_packing_duration_seconds",
 			"karpenter_cloudprovider_launch_duration_seconds", "karpenter_allocation_controller_bind_duration_seconds");
 
-	private static final Pattern COUNT = Pattern
-		.compile("^(karpenter_[a-z_]+_duration_seconds)_count\\{(.*)} (\\S+)$", Pattern.MULTILINE);
+	private static final Pattern COUNT = Pattern.compile("^(karpenter_[a-z_]+_duration_seconds)_count\\{(.*)} (\\S+)$",
+			Pattern.MULTILINE);
 
 	private static final Pattern PROVISIONER = Pattern.compile("provisioner=\"([^\"]*)\"");
 
@@ -48,7 +48,8 @@ class DemoControllerApplicationTests {
 		String scrape = await().atMost(Duration.ofSeconds(60))
 			.pollInterval(Duration.ofMillis(200))
 			.until(this::scrape, (text) -> successfulSeries(text).equals(expected));
-		assertThat(scrape).contains("# HELP karpenter_cloudprovider_launch_duration_seconds Duration of launching a node",
+		assertThat(scrape).contains(
+				"# HELP karpenter_cloudprovider_launch_duration_seconds Duration of launching a node",
 				"# TYPE karpenter_allocation_controller_bind_duration_seconds histogram",
 				"karpenter_observability_errors_total{cluster=\"demo\"} 0.0");
 		assertThat(scrape).containsPattern(
@@ -60,8 +61,9 @@ class DemoControllerApplicationTests {
 	void exposesItsDeclaredCatalog() throws Exception {
 		String scrape = await().atMost(Duration.ofSeconds(60))
 			.pollInterval(Duration.ofMillis(200))
-			.until(this::scrape, (text) -> text.contains("karpenter_nodes_launched_total{cluster=\"demo\",provisioner=\"spot\"")
-					&& text.contains("phase=\"Running\",provisioner=\"gpu\""));
+			.until(this::scrape,
+					(text) -> text.contains("karpenter_nodes_launched_total{cluster=\"demo\",provisioner=\"spot\"")
+							&& text.contains("phase=\"Running\",provisioner=\"gpu\""));
 		assertThat(scrape).contains(
 				"# HELP karpenter_nodes_launched_total [STABLE] Number of nodes launched by a provisioner.",
 				"# HELP karpenter_node_launches_total [STABLE] (Deprecated since 0.1.0) Number of nodes launched by a "
@@ -77,7 +79,8 @@ class DemoControllerApplicationTests {
 			assertThat(scrape).contains("karpenter_nodes_launched_total{cluster=\"demo\",provisioner=\"" + provisioner)
 				.contains("karpenter_provisioning_rounds_total{cluster=\"demo\",provisioner=\"" + provisioner
 						+ "\",result=\"idle\"}")
-				.contains("karpenter_pods_by_phase{cluster=\"demo\",phase=\"Pending\",provisioner=\"" + provisioner + "\"}");
+				.contains("karpenter_pods_by_phase{cluster=\"demo\",phase=\"Pending\",provisioner=\"" + provisioner
+						+ "\"}");
 		}
 	}
 

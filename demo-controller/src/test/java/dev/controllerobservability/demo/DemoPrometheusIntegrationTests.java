@@ -25,7 +25,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "demo.round-interval=100ms", "demo.min-launch-latency=1ms", "demo.max-launch-latency=5ms",
 				"demo.provisioners.spot.launch-failure-rate=1.0",
-				// With few launches yet, a 10% failure rate can exceed the threshold by chance.
+				// With few launches yet, a 10% failure rate can exceed the threshold by
+				// chance.
 				"demo.provisioners.default.launch-failure-rate=0", "demo.provisioners.gpu.launch-failure-rate=0",
 				"controller.observability.rules.operations.launch.error-ratio.for=0s" })
 @AutoConfigureMetrics
@@ -52,9 +53,8 @@ class DemoPrometheusIntegrationTests {
 				.collect(Collectors.toSet());
 			assertThat(firing).containsExactly("spot");
 			assertThat(prometheus.queryScalar("up")).isEqualTo(1);
-			assertThat(prometheus.ruleHealth()).hasSize(8).allSatisfy((rule, health) -> assertThat(health)
-				.as(rule)
-				.isIn("ok", "unknown"));
+			assertThat(prometheus.ruleHealth()).hasSize(8)
+				.allSatisfy((rule, health) -> assertThat(health).as(rule).isIn("ok", "unknown"));
 			assertThat(prometheus.query("karpenter_pending_pods")).extracting(PrometheusSample::labels)
 				.extracting((labels) -> labels.get("provisioner"))
 				.containsExactlyInAnyOrder("default", "gpu", "spot");

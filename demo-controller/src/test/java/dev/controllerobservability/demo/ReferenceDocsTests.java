@@ -34,8 +34,8 @@ import static org.awaitility.Awaitility.await;
  * against the running demo. {@code -Dreference.update=true} rewrites the committed files
  * instead of comparing them.
  */
-@SpringBootTest(properties = { "demo.round-interval=50ms", "demo.min-launch-latency=1ms",
-		"demo.max-launch-latency=5ms" })
+@SpringBootTest(
+		properties = { "demo.round-interval=50ms", "demo.min-launch-latency=1ms", "demo.max-launch-latency=5ms" })
 @AutoConfigureMetrics
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ReferenceDocsTests {
@@ -76,8 +76,9 @@ class ReferenceDocsTests {
 		if (Boolean.getBoolean("reference.update")) {
 			Files.createDirectories(REFERENCE);
 			Files.writeString(REFERENCE.resolve("metrics.md"), this.reference.toMarkdown(TITLE));
-			Files.writeString(REFERENCE.resolve("stable-metrics.yaml"), StableMetricsGoldenFile
-				.render(this.reference.entries(), "Stable and beta metrics of the demo controller; refresh with: " + REFRESH));
+			Files.writeString(REFERENCE.resolve("stable-metrics.yaml"),
+					StableMetricsGoldenFile.render(this.reference.entries(),
+							"Stable and beta metrics of the demo controller; refresh with: " + REFRESH));
 			Files.writeString(REFERENCE.resolve("rules.yaml"), this.artefacts.rulesFile());
 			Files.writeString(REFERENCE.resolve("prometheusrule.yaml"), this.artefacts.prometheusRule());
 			Files.writeString(REFERENCE.resolve("servicemonitor.yaml"), this.artefacts.serviceMonitor());
@@ -101,15 +102,16 @@ class ReferenceDocsTests {
 	@Test
 	void keepsTheCommittedReferenceCurrent() throws Exception {
 		String committed = Files.readString(REFERENCE.resolve("metrics.md"));
-		// Framework metrics depend on the JVM and on timing (a GC pause shows up once one happened).
-		assertThat(controllerPart(committed))
-			.as("docs/reference/metrics.md is stale; refresh it with: " + REFRESH)
+		// Framework metrics depend on the JVM and on timing (a GC pause shows up once one
+		// happened).
+		assertThat(controllerPart(committed)).as("docs/reference/metrics.md is stale; refresh it with: " + REFRESH)
 			.isEqualTo(controllerPart(this.reference.toMarkdown(TITLE)));
 	}
 
 	@Test
 	void keepsTheCommittedRulesAndDashboardCurrent() throws Exception {
-		assertThat(Files.readString(REFERENCE.resolve("rules.yaml"))).as("rules.yaml is stale; refresh with: " + REFRESH)
+		assertThat(Files.readString(REFERENCE.resolve("rules.yaml")))
+			.as("rules.yaml is stale; refresh with: " + REFRESH)
 			.isEqualTo(this.artefacts.rulesFile());
 		assertThat(Files.readString(REFERENCE.resolve("prometheusrule.yaml")))
 			.as("prometheusrule.yaml is stale; refresh with: " + REFRESH)

@@ -34,8 +34,8 @@ import static org.awaitility.Awaitility.await;
  * {@code test rules}, and every dashboard query parses and reads only metrics the demo
  * exposes.
  */
-@SpringBootTest(properties = { "demo.round-interval=50ms", "demo.min-launch-latency=1ms",
-		"demo.max-launch-latency=5ms" })
+@SpringBootTest(
+		properties = { "demo.round-interval=50ms", "demo.min-launch-latency=1ms", "demo.max-launch-latency=5ms" })
 @AutoConfigureMetrics
 class RulesPromtoolTests {
 
@@ -58,7 +58,8 @@ class RulesPromtoolTests {
 	@SuppressWarnings("unchecked")
 	void prometheusRulePassesPromtool() throws Exception {
 		Map<String, Object> manifest = new Yaml().load(this.artefacts.prometheusRule());
-		assertThat(manifest).containsEntry("apiVersion", "monitoring.coreos.com/v1").containsEntry("kind", "PrometheusRule");
+		assertThat(manifest).containsEntry("apiVersion", "monitoring.coreos.com/v1")
+			.containsEntry("kind", "PrometheusRule");
 		assertThat((Map<String, Object>) manifest.get("metadata")).containsEntry("name", "demo-controller-rules")
 			.containsEntry("labels", Map.of("release", "prometheus"));
 		Path rules = Files.writeString(this.directory.resolve("spec.yaml"), new Yaml().dump(manifest.get("spec")));
@@ -102,12 +103,14 @@ class RulesPromtoolTests {
 	private Set<String> waitForExposedNames() {
 		return await().atMost(Duration.ofSeconds(60))
 			.pollInterval(Duration.ofMillis(200))
-			.until(this::exposedNames, (names) -> names.contains("karpenter_cloudprovider_launch_duration_seconds_bucket"));
+			.until(this::exposedNames,
+					(names) -> names.contains("karpenter_cloudprovider_launch_duration_seconds_bucket"));
 	}
 
 	private Set<String> exposedNames() {
 		Set<String> names = new TreeSet<>();
-		// Declared metrics count too: a counter such as nodes terminated has no series until
+		// Declared metrics count too: a counter such as nodes terminated has no series
+		// until
 		// its first event, which timing decides.
 		List<ExposedFamily> families = new ArrayList<>(this.liveMetrics.exposition().families());
 		families.addAll(this.liveMetrics.declaredFamilies());

@@ -94,7 +94,8 @@ class OperatorClientTests {
 			WithoutSpringTests.createConfigMap(this.server);
 			await().atMost(Duration.ofSeconds(30))
 				.untilAsserted(() -> assertThat(PrometheusScrape.parse(this.registry.scrape())
-					.value("controller_runtime_reconcile_total", Map.of("controller", "configmaps", "result", "success")))
+					.value("controller_runtime_reconcile_total",
+							Map.of("controller", "configmaps", "result", "success")))
 					.isEqualTo(1.0));
 		}
 		finally {

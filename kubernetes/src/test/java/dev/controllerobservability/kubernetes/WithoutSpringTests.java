@@ -41,9 +41,9 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The plain Java operator of {@code docs/without-spring.md}: core and kubernetes wired with
- * {@code new} in a Java Operator SDK {@code main()}, run on the fabric8 mock API server
- * with no Spring on the class path.
+ * The plain Java operator of {@code docs/without-spring.md}: core and kubernetes wired
+ * with {@code new} in a Java Operator SDK {@code main()}, run on the fabric8 mock API
+ * server with no Spring on the class path.
  */
 class WithoutSpringTests {
 
@@ -102,15 +102,16 @@ class WithoutSpringTests {
 
 	@Test
 	void classPathHoldsNoSpring() {
-		assertThatExceptionOfType(ClassNotFoundException.class).isThrownBy(() -> Class
-			.forName("org.springframework.core.SpringVersion", false, getClass().getClassLoader()));
+		assertThatExceptionOfType(ClassNotFoundException.class).isThrownBy(
+				() -> Class.forName("org.springframework.core.SpringVersion", false, getClass().getClassLoader()));
 	}
 
 	@Test
 	void docsShowTheCodeThisTestRuns() throws IOException {
 		String docs = Files.readString(Path.of("../docs/without-spring.md"));
 		String code = docs.substring(docs.indexOf("```java") + 7, docs.indexOf("```", docs.indexOf("```java") + 7));
-		String test = Files.readString(Path.of("src/test/java/dev/controllerobservability/kubernetes/WithoutSpringTests.java"));
+		String test = Files
+			.readString(Path.of("src/test/java/dev/controllerobservability/kubernetes/WithoutSpringTests.java"));
 		List<String> wiring = code.lines()
 			.map(String::strip)
 			.filter((line) -> line.startsWith("ControllerObservability ") || line.startsWith(".namespace(")
@@ -125,11 +126,13 @@ class WithoutSpringTests {
 	/** Creates the ConfigMap {@code default/settings} the reconciler then times. */
 	static void createConfigMap(KubernetesMockServer server) {
 		try (KubernetesClient client = server.createClient()) {
-			client.resource(new ConfigMapBuilder().withNewMetadata()
-				.withName("settings")
-				.withNamespace("default")
-				.endMetadata()
-				.build()).create();
+			client
+				.resource(new ConfigMapBuilder().withNewMetadata()
+					.withName("settings")
+					.withNamespace("default")
+					.endMetadata()
+					.build())
+				.create();
 		}
 	}
 

@@ -20,7 +20,8 @@ import java.util.stream.Collectors;
  */
 public final class PrometheusScrape {
 
-	private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\\{(.*)\\})?\\s+(\\S+)(?:\\s+\\S+)?$");
+	private static final Pattern SAMPLE = Pattern
+		.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\\{(.*)\\})?\\s+(\\S+)(?:\\s+\\S+)?$");
 
 	private static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\",?");
 
@@ -69,7 +70,8 @@ public final class PrometheusScrape {
 		HttpResponse<String> response = HttpClient.newHttpClient()
 			.send(HttpRequest.newBuilder(URI.create(url)).GET().build(), HttpResponse.BodyHandlers.ofString());
 		if (response.statusCode() != 200) {
-			throw new IllegalStateException("GET " + url + " answered " + response.statusCode() + ": " + response.body());
+			throw new IllegalStateException(
+					"GET " + url + " answered " + response.statusCode() + ": " + response.body());
 		}
 		return parse(response.body());
 	}
@@ -112,7 +114,8 @@ public final class PrometheusScrape {
 
 	/** The distinct label key sets of one sample name. */
 	public Set<Set<String>> labelKeySets(String name) {
-		return samples(name).stream().map((sample) -> (Set<String>) new TreeSet<>(sample.labels().keySet()))
+		return samples(name).stream()
+			.map((sample) -> (Set<String>) new TreeSet<>(sample.labels().keySet()))
 			.collect(Collectors.toSet());
 	}
 

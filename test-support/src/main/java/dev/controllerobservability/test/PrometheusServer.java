@@ -34,6 +34,7 @@ import tools.jackson.databind.json.JsonMapper;
  * Docker engine answers, the official image through Testcontainers. With neither, the
  * calling test is skipped with a message saying how to enable it, except when the
  * environment variable {@code CI} is {@code true}: there a missing Prometheus fails.
+ *
  * <pre>{@code
  * try (PrometheusServer prometheus = PrometheusServer.scraping(port).start()) {
  *     prometheus.awaitTargetsUp(Duration.ofSeconds(30));
@@ -141,10 +142,10 @@ public final class PrometheusServer implements AutoCloseable {
 	 * @param step resolution
 	 * @return each series' labels and its values in time order
 	 */
-	public Map<Map<String, String>, List<Double>> queryRange(String promql, Instant start, Instant end,
-			Duration step) {
-		JsonNode data = get("/api/v1/query_range?query=" + encode(promql) + "&start=" + start.getEpochSecond()
-				+ "&end=" + end.getEpochSecond() + "&step=" + step.toSeconds()).get("data");
+	public Map<Map<String, String>, List<Double>> queryRange(String promql, Instant start, Instant end, Duration step) {
+		JsonNode data = get("/api/v1/query_range?query=" + encode(promql) + "&start=" + start.getEpochSecond() + "&end="
+				+ end.getEpochSecond() + "&step=" + step.toSeconds())
+			.get("data");
 		Map<Map<String, String>, List<Double>> series = new LinkedHashMap<>();
 		for (JsonNode result : data.get("result")) {
 			List<Double> values = new ArrayList<>();
@@ -180,8 +181,8 @@ public final class PrometheusServer implements AutoCloseable {
 
 	/**
 	 * The alerts the server's rules currently have pending or firing.
-	 * @return each alert's labels and state ({@code pending} or {@code firing}) under
-	 * the label {@code __state__}
+	 * @return each alert's labels and state ({@code pending} or {@code firing}) under the
+	 * label {@code __state__}
 	 */
 	public List<Map<String, String>> alerts() {
 		List<Map<String, String>> alerts = new ArrayList<>();
@@ -275,8 +276,9 @@ public final class PrometheusServer implements AutoCloseable {
 		Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
 		while (Instant.now().isBefore(deadline)) {
 			try {
-				HttpResponse<Void> ready = this.http.send(HttpRequest.newBuilder(URI.create(this.url + "/-/ready"))
-					.build(), HttpResponse.BodyHandlers.discarding());
+				HttpResponse<Void> ready = this.http.send(
+						HttpRequest.newBuilder(URI.create(this.url + "/-/ready")).build(),
+						HttpResponse.BodyHandlers.discarding());
 				if (ready.statusCode() == 200) {
 					return this;
 				}
@@ -309,13 +311,16 @@ public final class PrometheusServer implements AutoCloseable {
 		for (Job job : this.builder.jobs) {
 			yaml.append("  - job_name: ").append(job.name()).append('\n');
 			yaml.append("    metrics_path: ").append(job.path()).append('\n');
-			yaml.append("    static_configs:\n      - targets: ['").append(this.runtime.target(job.port())).append("']\n");
+			yaml.append("    static_configs:\n      - targets: ['")
+				.append(this.runtime.target(job.port()))
+				.append("']\n");
 		}
 		return yaml.toString();
 	}
 
 	private static PrometheusRuntime runtime() {
-		return runtime(System.getenv().getOrDefault("PATH", ""), System.getenv("CI"), PrometheusServer::dockerAvailable);
+		return runtime(System.getenv().getOrDefault("PATH", ""), System.getenv("CI"),
+				PrometheusServer::dockerAvailable);
 	}
 
 	/** Whether Testcontainers is on the classpath and a Docker engine answers. */
@@ -340,8 +345,10 @@ public final class PrometheusServer implements AutoCloseable {
 		}
 		String how = "Install the prometheus binary (Debian/Ubuntu: apt-get install prometheus) or start a Docker engine.";
 		if ("true".equalsIgnoreCase(ci)) {
-			throw new IllegalStateException("No Prometheus server for the integration tests: no prometheus binary on the "
-					+ "PATH and no Docker engine. In CI that is a broken machine; .ci/run installs the OS package. " + how);
+			throw new IllegalStateException(
+					"No Prometheus server for the integration tests: no prometheus binary on the "
+							+ "PATH and no Docker engine. In CI that is a broken machine; .ci/run installs the OS package. "
+							+ how);
 		}
 		Assumptions.abort("No Prometheus server available, so this test is skipped. " + how);
 		return null;
@@ -357,9 +364,9 @@ public final class PrometheusServer implements AutoCloseable {
 
 	private String send(String path) {
 		try {
-			HttpResponse<String> response = this.http.send(HttpRequest.newBuilder(URI.create(this.url + path))
-				.timeout(Duration.ofSeconds(30))
-				.build(), HttpResponse.BodyHandlers.ofString());
+			HttpResponse<String> response = this.http.send(
+					HttpRequest.newBuilder(URI.create(this.url + path)).timeout(Duration.ofSeconds(30)).build(),
+					HttpResponse.BodyHandlers.ofString());
 			return response.body();
 		}
 		catch (IOException ex) {

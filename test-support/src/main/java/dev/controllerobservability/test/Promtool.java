@@ -40,7 +40,8 @@ public final class Promtool {
 				throw new IllegalStateException("promtool check metrics did not finish in 60 s");
 			}
 			if (process.exitValue() != 0 && process.exitValue() != 3) {
-				throw new IllegalStateException("promtool check metrics failed (" + process.exitValue() + "): " + output);
+				throw new IllegalStateException(
+						"promtool check metrics failed (" + process.exitValue() + "): " + output);
 			}
 			return output.lines().filter((line) -> !line.isBlank()).toList();
 		}
@@ -78,8 +79,8 @@ public final class Promtool {
 			throw new IllegalStateException("promtool " + String.join(" ", arguments) + " did not finish in 120 s");
 		}
 		if (process.exitValue() != 0) {
-			throw new AssertionError("promtool " + String.join(" ", arguments) + " failed (" + process.exitValue()
-					+ "):\n" + output);
+			throw new AssertionError(
+					"promtool " + String.join(" ", arguments) + " failed (" + process.exitValue() + "):\n" + output);
 		}
 		return output;
 	}
@@ -93,8 +94,9 @@ public final class Promtool {
 			}
 		}
 		if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-			throw new IllegalStateException("promtool is not on the PATH " + Arrays.toString(path.split(File.pathSeparator))
-					+ "; .ci/run installs it from the OS's prometheus package");
+			throw new IllegalStateException(
+					"promtool is not on the PATH " + Arrays.toString(path.split(File.pathSeparator))
+							+ "; .ci/run installs it from the OS's prometheus package");
 		}
 		Assumptions.abort("promtool is not installed (apt-get install prometheus); skipping");
 		return null;

@@ -28,7 +28,8 @@ class PrometheusServerTests {
 
 	@Test
 	void usesAContainerWhenOnlyDockerIsThere(@TempDir Path empty) {
-		assertThat(PrometheusServer.runtime(empty.toString(), null, () -> true)).isInstanceOf(ContainerPrometheus.class);
+		assertThat(PrometheusServer.runtime(empty.toString(), null, () -> true))
+			.isInstanceOf(ContainerPrometheus.class);
 	}
 
 	@Test
@@ -41,7 +42,8 @@ class PrometheusServerTests {
 
 	@Test
 	void failsInCiWhenNeitherIsThere(@TempDir Path empty) {
-		assertThatIllegalStateException().isThrownBy(() -> PrometheusServer.runtime(empty.toString(), "true", () -> false))
+		assertThatIllegalStateException()
+			.isThrownBy(() -> PrometheusServer.runtime(empty.toString(), "true", () -> false))
 			.withMessageContaining("In CI that is a broken machine");
 	}
 

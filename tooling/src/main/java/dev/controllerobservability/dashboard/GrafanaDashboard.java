@@ -15,6 +15,7 @@ import dev.controllerobservability.internal.operations.OperationDescriptor;
  * map, p50/p90/p99 and in-flight panels; a panel per catalog metric chosen by its type;
  * template variables for the Prometheus data source, the scrape job and the first
  * operation label (such as {@code provisioner}). Example:
+ *
  * <pre>{@code
  * String json = GrafanaDashboard.builder("Demo controller", "karpenter")
  *     .operations(descriptors).catalog(entries).build().toJson();
@@ -87,27 +88,30 @@ public final class GrafanaDashboard {
 			String selector = selector(true);
 			String window = this.builder.window;
 			panel("timeseries", operation.operation() + " rate by result", "ops",
-					target("sum by (result) (rate(" + family + "_count" + selector + "[" + window + "]))",
-							"{{result}}", false));
-			panel("heatmap", operation.operation() + " latency", "s",
-					target("sum by (le) (rate(" + family + "_bucket" + selector + "[" + window + "]))", "{{le}}", true));
+					target("sum by (result) (rate(" + family + "_count" + selector + "[" + window + "]))", "{{result}}",
+							false));
+			panel("heatmap", operation.operation() + " latency", "s", target(
+					"sum by (le) (rate(" + family + "_bucket" + selector + "[" + window + "]))", "{{le}}", true));
 			List<Map<String, Object>> quantiles = new ArrayList<>();
 			for (String quantile : new String[] { "0.5", "0.9", "0.99" }) {
-				quantiles.add(target("histogram_quantile(" + quantile + ", sum by (le) (rate(" + family + "_bucket"
-						+ selector + "[" + window + "])))", "p" + quantile.substring(2) + (quantile.length() == 3 ? "0" : ""),
-						false));
+				quantiles.add(target(
+						"histogram_quantile(" + quantile + ", sum by (le) (rate(" + family + "_bucket" + selector + "["
+								+ window + "])))",
+						"p" + quantile.substring(2) + (quantile.length() == 3 ? "0" : ""), false));
 			}
 			panel("timeseries", operation.operation() + " latency p50 / p90 / p99", "s", quantiles);
 			panel("timeseries", operation.operation() + " in flight", "short",
-					target("sum by (" + String.join(", ", operation.labelKeys()) + ") (" + operation.inFlightFamilyName()
-							+ selector + ")", legend(operation.labelKeys()), false));
+					target("sum by (" + String.join(", ", operation.labelKeys()) + ") ("
+							+ operation.inFlightFamilyName() + selector + ")", legend(operation.labelKeys()), false));
 		}
 		List<ReferenceEntry> catalog = this.builder.catalog;
 		if (!catalog.isEmpty()) {
 			row("Catalog metrics");
 		}
 		for (ReferenceEntry entry : catalog) {
-			List<String> labels = entry.labels().stream().filter((label) -> !this.builder.hiddenLabels.contains(label))
+			List<String> labels = entry.labels()
+				.stream()
+				.filter((label) -> !this.builder.hiddenLabels.contains(label))
 				.toList();
 			String selector = selector(labels.contains(this.builder.selectorLabel));
 			String by = labels.isEmpty() ? "" : " by (" + String.join(", ", labels) + ")";
@@ -117,11 +121,13 @@ public final class GrafanaDashboard {
 				case "counter" -> panel("timeseries", name, "cps",
 						target("sum" + by + " (rate(" + name + selector + "[" + window + "]))", legend(labels), false));
 				case "histogram" -> panel("timeseries", name + " p99", "short",
-						target("histogram_quantile(0.99, sum by (" + String.join(", ", append(labels, "le")) + ") (rate("
-								+ name + "_bucket" + selector + "[" + window + "])))", legend(labels), false));
+						target("histogram_quantile(0.99, sum by (" + String.join(", ", append(labels, "le"))
+								+ ") (rate(" + name + "_bucket" + selector + "[" + window + "])))", legend(labels),
+								false));
 				case "summary" -> panel("timeseries", name + " mean", "short",
 						target("sum" + by + " (rate(" + name + "_sum" + selector + "[" + window + "])) / sum" + by
-								+ " (rate(" + name + "_count" + selector + "[" + window + "]))", legend(labels), false));
+								+ " (rate(" + name + "_count" + selector + "[" + window + "]))", legend(labels),
+								false));
 				default -> panel(name.endsWith("_info") ? "table" : "timeseries", name, "short",
 						target("sum" + by + " (" + name + selector + ")", legend(labels), false));
 			}
@@ -140,9 +146,8 @@ public final class GrafanaDashboard {
 		variables.add(queryVariable("job", "Job",
 				"label_values(" + this.builder.namespace + "_observability_errors_total, job)"));
 		if (this.builder.selectorLabel != null && !this.builder.operations.isEmpty()) {
-			variables.add(queryVariable(this.builder.selectorLabel, this.builder.selectorLabel,
-					"label_values(" + this.builder.operations.get(0).familyName() + "_count, "
-							+ this.builder.selectorLabel + ")"));
+			variables.add(queryVariable(this.builder.selectorLabel, this.builder.selectorLabel, "label_values("
+					+ this.builder.operations.get(0).familyName() + "_count, " + this.builder.selectorLabel + ")"));
 		}
 		return variables;
 	}
@@ -220,7 +225,8 @@ public final class GrafanaDashboard {
 	}
 
 	private static String legend(List<String> labels) {
-		return labels.isEmpty() ? "__auto" : String.join(" ", labels.stream().map((label) -> "{{" + label + "}}").toList());
+		return labels.isEmpty() ? "__auto"
+				: String.join(" ", labels.stream().map((label) -> "{{" + label + "}}").toList());
 	}
 
 	private static List<String> append(List<String> labels, String label) {
@@ -252,8 +258,8 @@ public final class GrafanaDashboard {
 		}
 
 		/**
-		 * Sets the operations to draw; the first label of the first one becomes a template
-		 * variable.
+		 * Sets the operations to draw; the first label of the first one becomes a
+		 * template variable.
 		 * @param operations the operations
 		 * @return this builder
 		 */

@@ -10,7 +10,8 @@ import java.util.TreeMap;
 /**
  * Writes maps, collections, strings, numbers, booleans and {@code null} as JSON, for the
  * generated artefacts (reference, dashboards) of this library, which must not depend on
- * the application's JSON library. Example: {@code Json.write(Map.of("a", List.of(1, 2)))}.
+ * the application's JSON library. Example:
+ * {@code Json.write(Map.of("a", List.of(1, 2)))}.
  */
 public final class Json {
 
@@ -38,9 +39,9 @@ public final class Json {
 				return;
 			}
 			json.append("{\n");
-			// Unordered maps (Map.of) are written sorted, so output is the same on every run.
-			Map<?, ?> ordered = (map instanceof LinkedHashMap || map instanceof SortedMap) ? map
-					: new TreeMap<>(map);
+			// Unordered maps (Map.of) are written sorted, so output is the same on every
+			// run.
+			Map<?, ?> ordered = (map instanceof LinkedHashMap || map instanceof SortedMap) ? map : new TreeMap<>(map);
 			Iterator<? extends Map.Entry<?, ?>> entries = ordered.entrySet().iterator();
 			while (entries.hasNext()) {
 				Map.Entry<?, ?> entry = entries.next();

@@ -16,9 +16,10 @@ import dev.controllerobservability.internal.metrics.MetricConventions;
 import dev.controllerobservability.stability.StabilityLevel;
 
 /**
- * The reference of every metric family an application exposes, plus declared metrics
- * that have no series yet: built from a live scrape and the catalog, so no exposed metric
- * is ever missing from it. Example:
+ * The reference of every metric family an application exposes, plus declared metrics that
+ * have no series yet: built from a live scrape and the catalog, so no exposed metric is
+ * ever missing from it. Example:
+ *
  * <pre>{@code
  * MetricsReference reference = MetricsReference.of(Exposition.parse(scrape), declared, linter::isFramework);
  * Files.writeString(Path.of("docs/reference/metrics.md"), reference.toMarkdown("Demo controller metrics"));
@@ -32,7 +33,9 @@ public final class MetricsReference {
 	private static final Pattern REPLACED = Pattern.compile("^(.*) Replaced by ([a-zA-Z_:][a-zA-Z0-9_:]*)\\.$",
 			Pattern.DOTALL);
 
-	/** Heading of the framework table, whose rows depend on the JVM and libraries in use. */
+	/**
+	 * Heading of the framework table, whose rows depend on the JVM and libraries in use.
+	 */
 	public static final String FRAMEWORK_HEADING = "Framework metrics";
 
 	private final List<ReferenceEntry> entries;
@@ -68,8 +71,7 @@ public final class MetricsReference {
 
 	private static ReferenceEntry entry(ExposedFamily family, Predicate<String> isFramework) {
 		String name = family.name();
-		ReferenceEntry.Group group = MetricConventions.isKubernetesStandardName(name)
-				? ReferenceEntry.Group.KUBERNETES
+		ReferenceEntry.Group group = MetricConventions.isKubernetesStandardName(name) ? ReferenceEntry.Group.KUBERNETES
 				: isFramework.test(name) ? ReferenceEntry.Group.FRAMEWORK : ReferenceEntry.Group.CONTROLLER;
 		String help = (family.help() != null) ? family.help() : "";
 		StabilityLevel stability = (group == ReferenceEntry.Group.FRAMEWORK) ? null : StabilityLevel.ALPHA;
@@ -135,12 +137,20 @@ public final class MetricsReference {
 		markdown.append("| Name | Type | Help | Labels | Stability | Deprecated version | Replaced by |\n");
 		markdown.append("|---|---|---|---|---|---|---|\n");
 		for (ReferenceEntry entry : entries) {
-			markdown.append("| `").append(entry.name()).append("` | ").append(entry.type()).append(" | ")
-				.append(cell(entry.help())).append(" | ")
+			markdown.append("| `")
+				.append(entry.name())
+				.append("` | ")
+				.append(entry.type())
+				.append(" | ")
+				.append(cell(entry.help()))
+				.append(" | ")
 				.append(String.join(", ", entry.labels().stream().map((label) -> "`" + label + "`").toList()))
-				.append(" | ").append((entry.stability() != null) ? entry.stability() : "")
-				.append(" | ").append((entry.deprecatedVersion() != null) ? entry.deprecatedVersion() : "")
-				.append(" | ").append((entry.replacedBy() != null) ? "`" + entry.replacedBy() + "`" : "")
+				.append(" | ")
+				.append((entry.stability() != null) ? entry.stability() : "")
+				.append(" | ")
+				.append((entry.deprecatedVersion() != null) ? entry.deprecatedVersion() : "")
+				.append(" | ")
+				.append((entry.replacedBy() != null) ? "`" + entry.replacedBy() + "`" : "")
 				.append(" |\n");
 		}
 	}
@@ -154,23 +164,32 @@ public final class MetricsReference {
 	}
 
 	/**
-	 * Renders JSON: an array of entries with the Markdown's columns plus buckets and group.
+	 * Renders JSON: an array of entries with the Markdown's columns plus buckets and
+	 * group.
 	 * @return the JSON
 	 */
 	public String toJson() {
 		StringBuilder json = new StringBuilder("[\n");
 		for (int i = 0; i < this.entries.size(); i++) {
 			ReferenceEntry entry = this.entries.get(i);
-			json.append("  {\"name\": ").append(quote(entry.name()))
-				.append(", \"type\": ").append(quote(entry.type()))
-				.append(", \"help\": ").append(quote(entry.help()))
+			json.append("  {\"name\": ")
+				.append(quote(entry.name()))
+				.append(", \"type\": ")
+				.append(quote(entry.type()))
+				.append(", \"help\": ")
+				.append(quote(entry.help()))
 				.append(", \"labels\": [")
 				.append(String.join(", ", entry.labels().stream().map(MetricsReference::quote).toList()))
-				.append("], \"stability\": ").append(quote((entry.stability() != null) ? entry.stability().name() : null))
-				.append(", \"deprecatedVersion\": ").append(quote(entry.deprecatedVersion()))
-				.append(", \"replacedBy\": ").append(quote(entry.replacedBy()))
-				.append(", \"buckets\": ").append(entry.buckets())
-				.append(", \"group\": ").append(quote(entry.group().name()))
+				.append("], \"stability\": ")
+				.append(quote((entry.stability() != null) ? entry.stability().name() : null))
+				.append(", \"deprecatedVersion\": ")
+				.append(quote(entry.deprecatedVersion()))
+				.append(", \"replacedBy\": ")
+				.append(quote(entry.replacedBy()))
+				.append(", \"buckets\": ")
+				.append(entry.buckets())
+				.append(", \"group\": ")
+				.append(quote(entry.group().name()))
 				.append((i < this.entries.size() - 1) ? "},\n" : "}\n");
 		}
 		return json.append("]\n").toString();

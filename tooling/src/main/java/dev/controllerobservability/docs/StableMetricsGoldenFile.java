@@ -18,8 +18,9 @@ import dev.controllerobservability.stability.StabilityLevel;
  * The stability contract as a reviewed file, as Kubernetes keeps one: every BETA and
  * STABLE metric with its type, help, labels and buckets. Comparing the running
  * application with the committed file fails when a STABLE metric changed or disappeared,
- * a BETA metric lost a label or changed type or buckets, or a BETA or STABLE metric is not
- * in the file yet. Example, in a test:
+ * a BETA metric lost a label or changed type or buckets, or a BETA or STABLE metric is
+ * not in the file yet. Example, in a test:
+ *
  * <pre>{@code
  * StableMetricsGoldenFile.assertUnchanged(Files.readString(golden), reference.entries(),
  *         "./mvnw -pl demo-controller -am verify -Dreference.update=true");
@@ -68,7 +69,8 @@ public final class StableMetricsGoldenFile {
 				return;
 			}
 			if (!level.equals(actual.stability().name())) {
-				differences.add(level + " metric " + name + " changed stability: " + level + " -> " + actual.stability());
+				differences
+					.add(level + " metric " + name + " changed stability: " + level + " -> " + actual.stability());
 			}
 			compare(differences, level, name, "type", expected.get("type"), actual.type());
 			compare(differences, level, name, "buckets", doubles(expected.get("buckets")), actual.buckets());
@@ -83,8 +85,8 @@ public final class StableMetricsGoldenFile {
 			}
 			if ("STABLE".equals(level)) {
 				if (!gained.isEmpty()) {
-					differences.add("STABLE metric " + name + " gained label(s) " + gained + ": labels " + expectedLabels
-							+ " -> " + actual.labels());
+					differences.add("STABLE metric " + name + " gained label(s) " + gained + ": labels "
+							+ expectedLabels + " -> " + actual.labels());
 				}
 				compare(differences, level, name, "help", expected.get("help"), actual.help());
 			}
@@ -92,8 +94,8 @@ public final class StableMetricsGoldenFile {
 		current.values()
 			.stream()
 			.filter((entry) -> !golden.containsKey(entry.name()))
-			.forEach((entry) -> differences.add(entry.stability() + " metric " + entry.name()
-					+ " is not in the golden file yet"));
+			.forEach((entry) -> differences
+				.add(entry.stability() + " metric " + entry.name() + " is not in the golden file yet"));
 		return differences;
 	}
 

@@ -10,10 +10,10 @@ import java.util.Set;
 import dev.controllerobservability.internal.metrics.ExposedFamily;
 
 /**
- * Reads the Prometheus text format (version 0.0.4) the way Prometheus's own parser
- * groups it: a {@code # TYPE} or {@code # HELP} line starts a family, histogram and
- * summary samples ({@code _bucket}, {@code _count}, {@code _sum}) belong to their base
- * family, and samples of one label set form one series.
+ * Reads the Prometheus text format (version 0.0.4) the way Prometheus's own parser groups
+ * it: a {@code # TYPE} or {@code # HELP} line starts a family, histogram and summary
+ * samples ({@code _bucket}, {@code _count}, {@code _sum}) belong to their base family,
+ * and samples of one label set form one series.
  */
 final class ExpositionParser {
 
@@ -52,8 +52,8 @@ final class ExpositionParser {
 				}
 			}
 			catch (RuntimeException ex) {
-				throw new IllegalArgumentException("Line " + lineNumber + " is not of the Prometheus text format: "
-						+ line, ex);
+				throw new IllegalArgumentException(
+						"Line " + lineNumber + " is not of the Prometheus text format: " + line, ex);
 			}
 		}
 		return new Exposition(this.families.values().stream().map(Builder::build).toList(), this.duplicates);

@@ -5,8 +5,9 @@ import java.util.stream.Collectors;
 
 /**
  * The findings of one lint run, sorted as promtool sorts them, split between the
- * controller's metrics and framework metrics (which the controller does not name).
- * In a test, one line checks an application:
+ * controller's metrics and framework metrics (which the controller does not name). In a
+ * test, one line checks an application:
+ *
  * <pre>{@code
  * linter.lint(scrape).assertNoControllerFindings();
  * }</pre>

@@ -14,13 +14,15 @@ import dev.controllerobservability.internal.metrics.MetricConventions;
  * Lints what an application exposes: every rule of {@code promtool check metrics} with
  * promtool's own texts, and the controller's rules:
  * <ul>
- * <li>metric names start with the controller's namespace (framework metrics excepted);</li>
+ * <li>metric names start with the controller's namespace (framework metrics
+ * excepted);</li>
  * <li>every series of a family has the same label names;</li>
  * <li>no controller metric has a label whose name suggests an unbounded value
  * ({@code uid}, {@code pod_name}, {@code *_id}, ...) unless allowed;</li>
  * <li>no family is exposed twice.</li>
  * </ul>
- * Example: {@code new MetricsLinter("karpenter", Set.of(), List.of()).lint(Exposition.parse(scrape))}.
+ * Example:
+ * {@code new MetricsLinter("karpenter", Set.of(), List.of()).lint(Exposition.parse(scrape))}.
  */
 public final class MetricsLinter {
 
@@ -63,8 +65,7 @@ public final class MetricsLinter {
 			controllerRules(family, controller, findings);
 		}
 		for (String duplicate : exposition.duplicateNames()) {
-			findings.add(new LintFinding(duplicate, "metric name is exposed more than once",
-					!isFramework(duplicate)));
+			findings.add(new LintFinding(duplicate, "metric name is exposed more than once", !isFramework(duplicate)));
 		}
 		return new LintReport(findings);
 	}
@@ -91,7 +92,8 @@ public final class MetricsLinter {
 	 * @return whether its name starts with a framework prefix
 	 */
 	public boolean isFramework(String name) {
-		// Kubernetes standard names are emitted by this starter for the controller: linted as its own.
+		// Kubernetes standard names are emitted by this starter for the controller:
+		// linted as its own.
 		if (name.startsWith(this.namespacePrefix) || MetricConventions.isKubernetesStandardName(name)) {
 			return false;
 		}
@@ -105,27 +107,35 @@ public final class MetricsLinter {
 
 	private void controllerRules(ExposedFamily family, boolean controller, List<LintFinding> findings) {
 		String name = family.name();
-		// client-go's and controller-runtime's names and labels are a shared standard that
-		// dashboards query as they are: no namespace, and labels such as "name" are theirs.
+		// client-go's and controller-runtime's names and labels are a shared standard
+		// that
+		// dashboards query as they are: no namespace, and labels such as "name" are
+		// theirs.
 		boolean standard = MetricConventions.isKubernetesStandardName(name);
 		if (controller && !standard && !name.startsWith(this.namespacePrefix)) {
 			findings.add(new LintFinding(name,
-					"metric names should start with the controller's namespace \"" + this.namespacePrefix + "\"", true));
+					"metric names should start with the controller's namespace \"" + this.namespacePrefix + "\"",
+					true));
 		}
 		Set<Set<String>> labelSets = new LinkedHashSet<>();
 		family.series().forEach((labels) -> labelSets.add(labels.keySet()));
 		if (labelSets.size() > 1) {
-			List<Set<String>> sets = labelSets.stream().limit(2).map((set) -> (Set<String>) new TreeSet<>(set)).toList();
+			List<Set<String>> sets = labelSets.stream()
+				.limit(2)
+				.map((set) -> (Set<String>) new TreeSet<>(set))
+				.toList();
 			findings.add(new LintFinding(name,
 					"series should all have the same label names, but have " + sets.get(0) + " and " + sets.get(1),
 					controller));
 		}
 		if (controller && !standard) {
 			for (String label : family.labelKeys()) {
-				if (!this.allowedLabels.contains(label) && (UNBOUNDED_LABELS.contains(label)
-						|| label.endsWith("_id") || label.endsWith("_uid"))) {
-					findings.add(new LintFinding(name, "label \"" + label + "\" suggests an unbounded value; "
-							+ "allow it with controller.observability.lint.allowed-labels if it is bounded", true));
+				if (!this.allowedLabels.contains(label)
+						&& (UNBOUNDED_LABELS.contains(label) || label.endsWith("_id") || label.endsWith("_uid"))) {
+					findings.add(new LintFinding(name,
+							"label \"" + label + "\" suggests an unbounded value; "
+									+ "allow it with controller.observability.lint.allowed-labels if it is bounded",
+							true));
 				}
 			}
 		}

@@ -19,11 +19,11 @@ final class PromtoolRules {
 
 	private static final List<String> TYPES_IN_NAME = List.of("counter", "gauge", "summary", "histogram");
 
-	private static final List<String> ABBREVIATIONS = List.of("s", "ms", "us", "ns", "sec", "b", "kb", "mb", "gb",
-			"tb", "pb", "m", "h", "d");
+	private static final List<String> ABBREVIATIONS = List.of("s", "ms", "us", "ns", "sec", "b", "kb", "mb", "gb", "tb",
+			"pb", "m", "h", "d");
 
-	private static final List<String> UNIT_PREFIXES = List.of("pico", "nano", "micro", "milli", "centi", "deci",
-			"deca", "hecto", "kilo", "kibi", "mega", "mibi", "giga", "gibi", "tera", "tebi", "peta", "pebi", "");
+	private static final List<String> UNIT_PREFIXES = List.of("pico", "nano", "micro", "milli", "centi", "deci", "deca",
+			"hecto", "kilo", "kibi", "mega", "mibi", "giga", "gibi", "tera", "tebi", "peta", "pebi", "");
 
 	private static final Map<String, String> UNITS = units();
 
@@ -98,7 +98,9 @@ final class PromtoolRules {
 		}
 	}
 
-	/** The unit word of a name and its base unit, or {@code null} when the name has none. */
+	/**
+	 * The unit word of a name and its base unit, or {@code null} when the name has none.
+	 */
 	private static String[] metricUnit(String name) {
 		String[] parts = name.split("_");
 		for (Map.Entry<String, String> unit : UNITS.entrySet()) {

@@ -15,6 +15,7 @@ import java.util.regex.Pattern;
  * variable is one Prometheus defines ({@code $labels}, {@code $value},
  * {@code $externalLabels}, {@code $externalURL}) or one declared before. Functions are
  * left to Prometheus, whose set grows between releases. Example:
+ *
  * <pre>
  * AlertTemplates.syntaxProblem("{{ $labels.provisioner }} fails"); // null
  * AlertTemplates.syntaxProblem("{{ $labels.x ");                    // "the action starting at position 0 is not closed ..."
@@ -115,7 +116,9 @@ public final class AlertTemplates {
 		return null;
 	}
 
-	/** Index of the {@code }}} closing an action, -2 for an unclosed string, -1 if none. */
+	/**
+	 * Index of the {@code }}} closing an action, -2 for an unclosed string, -1 if none.
+	 */
 	private static int closingDelimiter(String text, int start) {
 		for (int i = start; i < text.length(); i++) {
 			char c = text.charAt(i);

@@ -11,6 +11,7 @@ import dev.controllerobservability.internal.operations.OperationDescriptor;
  * The built-in rules of one operation: recording rules for the rates they use, and the
  * error-ratio, latency and stuck-in-flight alerts that are switched on. For
  * {@code launch} labelled by {@code provisioner} the error-ratio alert reads
+ *
  * <pre>
  * provisioner_result:karpenter_cloudprovider_launch_duration_seconds_count:rate5m{result="error"}
  *   / ignoring (result) provisioner:karpenter_cloudprovider_launch_duration_seconds_count:rate5m &gt; 0.05
@@ -46,16 +47,19 @@ public final class OperationRules {
 		List<String> withLe = new ArrayList<>(keys);
 		withLe.add("le");
 		if (settings.errorRatio() != null || settings.stuck() != null) {
-			recordingRules.add(new RecordingRule(calls, "sum" + by + " (rate(" + family + "_count[" + window + "]))", null));
+			recordingRules
+				.add(new RecordingRule(calls, "sum" + by + " (rate(" + family + "_count[" + window + "]))", null));
 		}
 		if (settings.errorRatio() != null) {
 			recordingRules.add(new RecordingRule(callsByResult,
-					"sum by (" + String.join(", ", withResult) + ") (rate(" + family + "_count[" + window + "]))", null));
+					"sum by (" + String.join(", ", withResult) + ") (rate(" + family + "_count[" + window + "]))",
+					null));
 			OperationRuleSettings.ErrorRatio rule = settings.errorRatio();
 			alerts.add(new AlertRule(alertPrefix + "ErrorRatioHigh",
 					callsByResult + "{result=\"error\"} / ignoring (result) " + calls + " > " + rule.threshold(),
 					rule.forDuration(), rule.severity(),
-					"More than " + percent(rule.threshold()) + " of " + operation.operation() + " operations fail" + where,
+					"More than " + percent(rule.threshold()) + " of " + operation.operation() + " operations fail"
+							+ where,
 					"{{ $value | humanizePercentage }} of " + operation.operation() + " calls failed over the last "
 							+ window + ".",
 					null, null, null));
@@ -75,14 +79,15 @@ public final class OperationRules {
 		}
 		if (settings.stuck() != null) {
 			OperationRuleSettings.Stuck rule = settings.stuck();
-			alerts.add(new AlertRule(alertPrefix + "StuckInFlight",
-					"sum" + by + " (" + operation.inFlightFamilyName() + ") > 0 and on (" + String.join(", ", keys)
-							+ ") " + calls + " == 0",
-					rule.forDuration(), rule.severity(),
-					operation.operation() + " operations are in flight but none completes" + where,
-					"{{ $value }} " + operation.operation() + " calls have been in flight without any completing for "
-							+ rule.forDuration() + ".",
-					null, null, null));
+			alerts
+				.add(new AlertRule(alertPrefix + "StuckInFlight",
+						"sum" + by + " (" + operation.inFlightFamilyName() + ") > 0 and on (" + String.join(", ", keys)
+								+ ") " + calls + " == 0",
+						rule.forDuration(), rule.severity(),
+						operation.operation() + " operations are in flight but none completes" + where,
+						"{{ $value }} " + operation.operation()
+								+ " calls have been in flight without any completing for " + rule.forDuration() + ".",
+						null, null, null));
 		}
 	}
 

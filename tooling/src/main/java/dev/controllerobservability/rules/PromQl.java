@@ -19,8 +19,8 @@ public final class PromQl {
 
 	private static final Pattern IDENTIFIER = Pattern.compile("[a-zA-Z_:][a-zA-Z0-9_:]*");
 
-	private static final Set<String> KEYWORDS = Set.of("by", "without", "on", "ignoring", "group_left",
-			"group_right", "and", "or", "unless", "bool", "offset", "inf", "nan", "atan2");
+	private static final Set<String> KEYWORDS = Set.of("by", "without", "on", "ignoring", "group_left", "group_right",
+			"and", "or", "unless", "bool", "offset", "inf", "nan", "atan2");
 
 	private PromQl() {
 	}
@@ -59,8 +59,9 @@ public final class PromQl {
 					int end = expr.indexOf(']', i);
 					String range = (end > 0) ? expr.substring(i + 1, end).trim() : "";
 					String[] parts = range.split(":", -1);
-					if (end < 0 || !isDuration(parts[0].trim()) || (parts.length == 2 && !parts[1].isBlank()
-							&& !isDuration(parts[1].trim())) || parts.length > 2) {
+					if (end < 0 || !isDuration(parts[0].trim())
+							|| (parts.length == 2 && !parts[1].isBlank() && !isDuration(parts[1].trim()))
+							|| parts.length > 2) {
 						return "'[" + range + "]' at position " + i + " is not a range such as [5m]";
 					}
 				}

@@ -9,6 +9,7 @@ import java.util.TreeMap;
 /**
  * A controller's rule group: recording rules first, then alerts, ready to deploy as a
  * Prometheus rules file or a Prometheus Operator {@code PrometheusRule}. Example:
+ *
  * <pre>{@code
  * Files.writeString(Path.of("rules.yaml"), ruleSet.toRulesFile());
  * Files.writeString(Path.of("prometheusrule.yaml"), ruleSet.toPrometheusRule("demo-controller", Map.of()));

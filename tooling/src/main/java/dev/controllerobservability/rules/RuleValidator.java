@@ -39,8 +39,8 @@ public final class RuleValidator {
 		}
 		expression(name, alert.expr());
 		if (alert.forDuration() != null && !PromQl.isDuration(alert.forDuration())) {
-			throw new InvalidRuleException(name, "for", alert.forDuration(),
-					"'for' is a Prometheus duration", "Write it like 5m or 1h");
+			throw new InvalidRuleException(name, "for", alert.forDuration(), "'for' is a Prometheus duration",
+					"Write it like 5m or 1h");
 		}
 		if (alert.severity() == null || !SEVERITIES.contains(alert.severity())) {
 			throw new InvalidRuleException(name, "severity", alert.severity(),
@@ -98,8 +98,8 @@ public final class RuleValidator {
 	private static void template(String rule, String field, String text) {
 		String problem = AlertTemplates.syntaxProblem(text);
 		if (problem != null) {
-			throw new InvalidRuleException(rule, field, text, "the template is not valid: " + problem
-					+ ", so promtool and Prometheus reject the rule",
+			throw new InvalidRuleException(rule, field, text,
+					"the template is not valid: " + problem + ", so promtool and Prometheus reject the rule",
 					"Fix the template, such as '{{ $labels.provisioner }}', or write '{{ \"{{\" }}' for literal braces");
 		}
 	}
@@ -137,8 +137,8 @@ public final class RuleValidator {
 			boolean hasFunction = rule.expr().matches("(?s).*\\b" + function + "\\s*(\\(|by|without).*");
 			if (!hasFunction || (window != null && !rule.expr().contains("[" + window + "]"))) {
 				throw new InvalidRuleException(name, "expr", rule.expr(),
-						"the name's operations say '" + operation + "', but the expression does not apply "
-								+ function + ((window != null) ? " over [" + window + "]" : ""),
+						"the name's operations say '" + operation + "', but the expression does not apply " + function
+								+ ((window != null) ? " over [" + window + "]" : ""),
 						"Make the name's operations match the expression, such as rate5m for rate(...[5m])");
 			}
 		}

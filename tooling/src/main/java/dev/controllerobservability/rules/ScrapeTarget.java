@@ -9,6 +9,7 @@ import java.util.TreeMap;
  * Where and how often Prometheus scrapes the controller, rendered as the Prometheus
  * Operator's {@code monitoring.coreos.com/v1} {@code ServiceMonitor} (through the
  * controller's Service) or {@code PodMonitor} (straight from its pods). Example:
+ *
  * <pre>{@code
  * ScrapeTarget target = new ScrapeTarget("demo-controller", Map.of("app.kubernetes.io/name", "demo-controller"),
  *         Map.of("release", "prometheus"), "http", "/actuator/prometheus", "30s");

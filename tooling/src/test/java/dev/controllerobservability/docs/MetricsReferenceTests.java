@@ -35,9 +35,9 @@ class MetricsReferenceTests {
 			karpenter_queue_depth{queue="pods"} 2.0
 			""";
 
-	private final MetricsReference reference = MetricsReference.of(Exposition.parse(SCRAPE),
-			List.of(new ExposedFamily("karpenter_nodes_terminated_total", "counter", "[BETA] Nodes terminated.",
-					List.of(Map.of("provisioner", "")), List.of())),
+	private final MetricsReference reference = MetricsReference.of(
+			Exposition.parse(SCRAPE), List.of(new ExposedFamily("karpenter_nodes_terminated_total", "counter",
+					"[BETA] Nodes terminated.", List.of(Map.of("provisioner", "")), List.of())),
 			(name) -> name.startsWith("jvm_"));
 
 	@Test
@@ -73,8 +73,7 @@ class MetricsReferenceTests {
 		assertThat(markdown).contains("| Name | Type | Help | Labels | Stability | Deprecated version | Replaced by |",
 				"| `karpenter_node_launches_total` | counter | Number of nodes launched. | `provisioner`, `zone` | STABLE | 1.4.0 | `karpenter_nodes_launched_total` |",
 				"| `karpenter_bind_duration_seconds` | histogram | Duration of bind \\| operations. | `provisioner` | ALPHA |  |  |",
-				"| `jvm_threads_live_threads` | gauge | Live threads. |  |  |  |  |",
-				"## Internal metrics\n\nNone.\n");
+				"| `jvm_threads_live_threads` | gauge | Live threads. |  |  |  |  |", "## Internal metrics\n\nNone.\n");
 	}
 
 	@Test

@@ -65,7 +65,8 @@ class StableMetricsGoldenFileTests {
 
 	@Test
 	void letsABetaMetricGainLabelsButNotLoseThem() {
-		ReferenceEntry gained = entry(BETA.name(), StabilityLevel.BETA, List.of("provisioner", "zone"), List.of(0.1, 1.0));
+		ReferenceEntry gained = entry(BETA.name(), StabilityLevel.BETA, List.of("provisioner", "zone"),
+				List.of(0.1, 1.0));
 		assertThat(StableMetricsGoldenFile.differences(this.golden, List.of(STABLE, gained))).isEmpty();
 		ReferenceEntry lost = entry(BETA.name(), StabilityLevel.BETA, List.of(), List.of(0.1, 1.0));
 		assertThat(StableMetricsGoldenFile.differences(this.golden, List.of(STABLE, lost))).containsExactly(
@@ -83,7 +84,8 @@ class StableMetricsGoldenFileTests {
 	}
 
 	private static ReferenceEntry entry(String name, StabilityLevel level, List<String> labels, List<Double> buckets) {
-		return new ReferenceEntry(name, buckets.isEmpty() ? (name.endsWith("_total") ? "counter" : "gauge") : "histogram",
+		return new ReferenceEntry(name,
+				buckets.isEmpty() ? (name.endsWith("_total") ? "counter" : "gauge") : "histogram",
 				"Help of " + name + ".", labels, level, null, null, buckets, ReferenceEntry.Group.CONTROLLER);
 	}
 

@@ -75,8 +75,10 @@ class MetricsLinterTests {
 				# TYPE controller_runtime_reconcile_time_ms gauge
 				controller_runtime_reconcile_time_ms{controller="provisioner"} 1
 				"""));
-		// No namespace finding and no "name" label finding: dashboards query these as they
-		// are. A promtool finding on one of them is the controller's to fix, not a framework's.
+		// No namespace finding and no "name" label finding: dashboards query these as
+		// they
+		// are. A promtool finding on one of them is the controller's to fix, not a
+		// framework's.
 		assertThat(report.frameworkFindings()).isEmpty();
 		assertThat(report.controllerFindings()).extracting(LintFinding::toString)
 			.containsExactly("controller_runtime_reconcile_time_ms metric names should not contain abbreviated units");

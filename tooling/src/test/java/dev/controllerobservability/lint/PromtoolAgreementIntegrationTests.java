@@ -24,7 +24,8 @@ class PromtoolAgreementIntegrationTests {
 			scrape = new String(input.readAllBytes(), StandardCharsets.UTF_8);
 		}
 		List<String> promtool = Promtool.checkMetrics(scrape);
-		List<String> ours = new MetricsLinter("karpenter", Set.of(), List.of()).promtoolFindings(Exposition.parse(scrape))
+		List<String> ours = new MetricsLinter("karpenter", Set.of(), List.of())
+			.promtoolFindings(Exposition.parse(scrape))
 			.stream()
 			.map(LintFinding::toString)
 			.toList();

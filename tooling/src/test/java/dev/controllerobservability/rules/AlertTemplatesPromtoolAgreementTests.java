@@ -31,13 +31,11 @@ class AlertTemplatesPromtoolAgreementTests {
 				new Object[] { "{{ $value | humanize }} nodes an hour", true },
 				new Object[] { "{{ if gt $value 1.0 }}many{{ else }}few{{ end }}", true },
 				new Object[] { "{{ range $i, $l := $labels }}{{ $i }}={{ $l }} {{ end }}", true },
-				new Object[] { "{{/* a comment */}}done", true },
-				new Object[] { "{{- $labels.x -}}", true },
-				new Object[] { "{{ printf \"%s}}\" $labels.x }}", true },
-				new Object[] { "{{ $labels.x ", false }, new Object[] { "{{ }}", false },
-				new Object[] { "{{ $label.provisioner }}", false }, new Object[] { "{{ if true }}open", false },
-				new Object[] { "{{ end }}", false }, new Object[] { "{{ printf \"%s $labels.x }}", false },
-				new Object[] { "{{ (len $labels }}", false });
+				new Object[] { "{{/* a comment */}}done", true }, new Object[] { "{{- $labels.x -}}", true },
+				new Object[] { "{{ printf \"%s}}\" $labels.x }}", true }, new Object[] { "{{ $labels.x ", false },
+				new Object[] { "{{ }}", false }, new Object[] { "{{ $label.provisioner }}", false },
+				new Object[] { "{{ if true }}open", false }, new Object[] { "{{ end }}", false },
+				new Object[] { "{{ printf \"%s $labels.x }}", false }, new Object[] { "{{ (len $labels }}", false });
 	}
 
 	@ParameterizedTest
@@ -63,9 +61,8 @@ class AlertTemplatesPromtoolAgreementTests {
 
 	@Test
 	void promtoolRejectsAGroupWithoutName() throws Exception {
-		Path rules = Files.writeString(this.directory.resolve("rules.yaml"), new RuleSet("", List.of(),
-				List.of(new AlertRule("LaunchErrors", "up == 0", null, "warning", "Launches fail", null, null, null,
-						null)))
+		Path rules = Files.writeString(this.directory.resolve("rules.yaml"), new RuleSet("", List.of(), List
+			.of(new AlertRule("LaunchErrors", "up == 0", null, "warning", "Launches fail", null, null, null, null)))
 			.toRulesFile());
 		assertThatExceptionOfType(AssertionError.class).isThrownBy(() -> Promtool.checkRules(rules))
 			.withMessageContaining("name");

@@ -12,22 +12,24 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class OperationRulesTests {
 
-	private static final OperationDescriptor LAUNCH = new OperationDescriptor("launch", "karpenter.cloudprovider.launch",
-			"d", "i", List.<Duration>of(), List.of("provisioner"), "karpenter_cloudprovider_launch_duration_seconds");
+	private static final OperationDescriptor LAUNCH = new OperationDescriptor("launch",
+			"karpenter.cloudprovider.launch", "d", "i", List.<Duration>of(), List.of("provisioner"),
+			"karpenter_cloudprovider_launch_duration_seconds");
 
 	@Test
 	void generatesRecordingRulesAndAlertsForTheSwitchedOnRules() {
 		List<RecordingRule> recording = new ArrayList<>();
 		List<AlertRule> alerts = new ArrayList<>();
-		OperationRules.add("karpenter", LAUNCH, new OperationRuleSettings("5m",
-				new OperationRuleSettings.ErrorRatio(0.05, "10m", "warning"),
-				new OperationRuleSettings.Latency(0.99, 30, "10m", "critical"), null), recording, alerts);
-		assertThat(recording).extracting(RecordingRule::name).containsExactly(
-				"provisioner:karpenter_cloudprovider_launch_duration_seconds_count:rate5m",
-				"provisioner_result:karpenter_cloudprovider_launch_duration_seconds_count:rate5m",
-				"provisioner_le:karpenter_cloudprovider_launch_duration_seconds_bucket:rate5m");
-		assertThat(recording.get(2).expr()).isEqualTo(
-				"sum by (provisioner, le) (rate(karpenter_cloudprovider_launch_duration_seconds_bucket[5m]))");
+		OperationRules.add("karpenter", LAUNCH,
+				new OperationRuleSettings("5m", new OperationRuleSettings.ErrorRatio(0.05, "10m", "warning"),
+						new OperationRuleSettings.Latency(0.99, 30, "10m", "critical"), null),
+				recording, alerts);
+		assertThat(recording).extracting(RecordingRule::name)
+			.containsExactly("provisioner:karpenter_cloudprovider_launch_duration_seconds_count:rate5m",
+					"provisioner_result:karpenter_cloudprovider_launch_duration_seconds_count:rate5m",
+					"provisioner_le:karpenter_cloudprovider_launch_duration_seconds_bucket:rate5m");
+		assertThat(recording.get(2).expr())
+			.isEqualTo("sum by (provisioner, le) (rate(karpenter_cloudprovider_launch_duration_seconds_bucket[5m]))");
 		assertThat(alerts).extracting(AlertRule::name)
 			.containsExactly("KarpenterLaunchErrorRatioHigh", "KarpenterLaunchLatencyHigh");
 		assertThat(alerts.get(0).expr()).isEqualTo(

@@ -24,8 +24,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The generated {@code PrometheusRule}, {@code ServiceMonitor} and {@code PodMonitor}
  * validate against the {@code openAPIV3Schema} of the Prometheus Operator's own CRDs
- * (test resources, see their README), with a JSON-schema validator rather than checks
- * of our own.
+ * (test resources, see their README), with a JSON-schema validator rather than checks of
+ * our own.
  */
 class PrometheusOperatorManifestsTests {
 
@@ -40,8 +40,8 @@ class PrometheusOperatorManifestsTests {
 		RuleSet rules = new RuleSet("karpenter.rules",
 				List.of(new RecordingRule("provisioner:karpenter_bind_duration_seconds_count:rate5m",
 						"sum by (provisioner) (rate(karpenter_bind_duration_seconds_count[5m]))", Map.of())),
-				List.of(new AlertRule("KarpenterBindErrors", "rate(karpenter_bind_duration_seconds_count[5m]) > 0", "5m",
-						"warning", "Binds fail for {{ $labels.provisioner }}", null, null, Map.of(), Map.of())));
+				List.of(new AlertRule("KarpenterBindErrors", "rate(karpenter_bind_duration_seconds_count[5m]) > 0",
+						"5m", "warning", "Binds fail for {{ $labels.provisioner }}", null, null, Map.of(), Map.of())));
 		String manifest = rules.toPrometheusRule("demo-controller-rules", Map.of("release", "prometheus"));
 		assertThat(problems("prometheusrules", manifest)).isEmpty();
 	}
@@ -67,7 +67,8 @@ class PrometheusOperatorManifestsTests {
 	@Test
 	void theSchemasRefuseWhatTheOperatorWouldRefuse() throws IOException {
 		// A check that cannot fail proves nothing: these are refused by the CRDs.
-		assertThat(problems("servicemonitors", this.target.toServiceMonitor().replace("interval: 30s", "interval: soon")))
+		assertThat(
+				problems("servicemonitors", this.target.toServiceMonitor().replace("interval: 30s", "interval: soon")))
 			.anySatisfy((problem) -> assertThat(problem).contains("interval"));
 		assertThat(problems("podmonitors", this.target.toPodMonitor().replace("port: http", "port: [http]")))
 			.anySatisfy((problem) -> assertThat(problem).contains("port"));

@@ -14,8 +14,9 @@ class RuleValidatorTests {
 	void acceptsAWellFormedAlertAndRecordingRule() {
 		assertThatNoException().isThrownBy(() -> RuleValidator.validate(alert("KarpenterLaunchErrorsHigh",
 				"sum by (provisioner) (rate(karpenter_x_total[5m])) > 1", "warning", "Launches fail")));
-		assertThatNoException().isThrownBy(() -> RuleValidator.validate(new RecordingRule(
-				"provisioner:karpenter_x_total:rate5m", "sum by (provisioner) (rate(karpenter_x_total[5m]))", null)));
+		assertThatNoException()
+			.isThrownBy(() -> RuleValidator.validate(new RecordingRule("provisioner:karpenter_x_total:rate5m",
+					"sum by (provisioner) (rate(karpenter_x_total[5m]))", null)));
 	}
 
 	@Test

@@ -30,6 +30,7 @@ import dev.controllerobservability.internal.metrics.SelfCounters;
  * {@code <namespace>_cardinality_enforcement_unexpected_categorizations_total} and
  * {@code <namespace>_cardinality_enforcement_series_overflows_total}. So a metric has at
  * most {@code maxSeriesPerMetric + 1} label sets. Example:
+ *
  * <pre>{@code
  * CardinalityLimiter limiter = CardinalityLimiter.builder(registry, "karpenter").maxSeriesPerMetric(1000).build();
  * Tags tags = limiter.limit("karpenter_nodes_launched_total", "provisioner", provisioner, "zone", zone);
@@ -115,7 +116,8 @@ public final class CardinalityLimiter {
 
 	/**
 	 * The value to record for a label, after the per-label limits only.
-	 * @param metric the exposed metric name, such as {@code karpenter_nodes_launched_total}
+	 * @param metric the exposed metric name, such as
+	 * {@code karpenter_nodes_launched_total}
 	 * @param label the label key
 	 * @param value the value the caller gave
 	 * @return {@code value}, truncated if too long, or {@link #UNEXPECTED}
@@ -146,7 +148,8 @@ public final class CardinalityLimiter {
 	/**
 	 * The labels to record a series with, after the per-label limits and the per-metric
 	 * series cap.
-	 * @param metric the exposed metric name, such as {@code karpenter_nodes_launched_total}
+	 * @param metric the exposed metric name, such as
+	 * {@code karpenter_nodes_launched_total}
 	 * @param keyValues label keys, each followed by the value the caller gave; the values
 	 * are replaced in place by the ones to record
 	 * @return the labels to record
@@ -205,8 +208,8 @@ public final class CardinalityLimiter {
 		if (this.overflowed.add(metric)) {
 			logger.warn("Metric {} reached {} series: new label sets are recorded into its overflow series, whose "
 					+ "labels are all \"{}\". Raise controller.observability.max-series-per-metric if that many "
-					+ "series are expected, or record fewer distinct label values.", metric,
-					this.maxSeriesPerMetric, OVERFLOW);
+					+ "series are expected, or record fewer distinct label values.", metric, this.maxSeriesPerMetric,
+					OVERFLOW);
 		}
 	}
 

@@ -14,6 +14,7 @@ import dev.controllerobservability.internal.stability.Version;
  * Every declared metric of a controller, validated: names, help, labels, buckets, units,
  * versions and renames. Built once at start-up from configuration and
  * {@link MetricDefinition} beans alike. Example:
+ *
  * <pre>{@code
  * MetricCatalog catalog = MetricCatalog.of("karpenter", List.of(
  *         MetricDefinition.counter("nodes_launched_total").help("Nodes launched.").labels("provisioner").build()));
@@ -73,7 +74,8 @@ public final class MetricCatalog {
 		if (declared.containsKey(old)) {
 			throw new InvalidMetricDefinitionException(definition.name(), "replaces", old,
 					"'" + old + "' is still declared as a metric of its own, so both would be exposed under that name",
-					"Remove the declaration of " + old + ", or deprecate it with deprecated-version instead of replacing it");
+					"Remove the declaration of " + old
+							+ ", or deprecate it with deprecated-version instead of replacing it");
 		}
 		String previous = replacedBy.putIfAbsent(old, definition.name());
 		if (previous != null) {

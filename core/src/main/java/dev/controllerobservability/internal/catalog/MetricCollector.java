@@ -3,6 +3,7 @@ package dev.controllerobservability.internal.catalog;
 /**
  * Computes a declared gauge's series from controller state at scrape time. Series it no
  * longer reports disappear from the scrape. Example:
+ *
  * <pre>{@code
  * metrics.collect("pods_by_phase", (samples) -> cluster.podsByPhase().forEach((key, count) ->
  *         samples.add(count, "provisioner", key.provisioner(), "phase", key.phase())));

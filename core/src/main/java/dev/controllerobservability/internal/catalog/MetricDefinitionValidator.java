@@ -20,8 +20,8 @@ import dev.controllerobservability.internal.stability.Version;
 final class MetricDefinitionValidator {
 
 	/** Base units Prometheus recommends, as a metric name's last part. */
-	static final Set<String> BASE_UNITS = Set.of("seconds", "bytes", "ratio", "meters", "volts", "amperes",
-			"celsius", "joules", "grams");
+	static final Set<String> BASE_UNITS = Set.of("seconds", "bytes", "ratio", "meters", "volts", "amperes", "celsius",
+			"joules", "grams");
 
 	/** Common units that are not base units, and the base unit to use instead. */
 	private static final Map<String, String> NON_BASE_UNITS = Map.ofEntries(Map.entry("milliseconds", "seconds"),
@@ -74,8 +74,8 @@ final class MetricDefinitionValidator {
 		String base = name;
 		if (type == MetricType.COUNTER) {
 			if (!name.endsWith("_total")) {
-				throw new InvalidMetricDefinitionException(subject, field, name, "a counter's name must end with _total",
-						"Rename it to '" + name + "_total'");
+				throw new InvalidMetricDefinitionException(subject, field, name,
+						"a counter's name must end with _total", "Rename it to '" + name + "_total'");
 			}
 			base = name.substring(0, name.length() - "_total".length());
 		}
@@ -86,8 +86,8 @@ final class MetricDefinitionValidator {
 		}
 		if (type == MetricType.INFO) {
 			if (!name.endsWith("_info")) {
-				throw new InvalidMetricDefinitionException(subject, field, name, "an info metric's name must end with _info",
-						"Rename it to '" + name + "_info'");
+				throw new InvalidMetricDefinitionException(subject, field, name,
+						"an info metric's name must end with _info", "Rename it to '" + name + "_info'");
 			}
 			base = name.substring(0, name.length() - "_info".length());
 		}
@@ -174,8 +174,8 @@ final class MetricDefinitionValidator {
 			throw new InvalidMetricDefinitionException(definition.name(), "unit", unit,
 					"the name must end with its unit so readers see it",
 					"Rename the metric to end with _" + unit
-							+ ((definition.type() == MetricType.COUNTER) ? "_total" : "") + ", such as '"
-							+ stem + "_" + unit + ((definition.type() == MetricType.COUNTER) ? "_total" : "") + "'");
+							+ ((definition.type() == MetricType.COUNTER) ? "_total" : "") + ", such as '" + stem + "_"
+							+ unit + ((definition.type() == MetricType.COUNTER) ? "_total" : "") + "'");
 		}
 	}
 

@@ -9,9 +9,10 @@ import dev.controllerobservability.internal.stability.Version;
 import dev.controllerobservability.internal.stability.Visibility;
 
 /**
- * component-base's stability self-metrics: {@code registered_metrics_total{stability_level,
- * deprecated_version}}, {@code disabled_metrics_total} and {@code hidden_metrics_total},
- * in the controller's namespace.
+ * component-base's stability self-metrics:
+ * {@code registered_metrics_total{stability_level, deprecated_version}},
+ * {@code disabled_metrics_total} and {@code hidden_metrics_total}, in the controller's
+ * namespace.
  */
 public final class SelfMetrics {
 
@@ -26,7 +27,8 @@ public final class SelfMetrics {
 	public SelfMetrics(MeterRegistry registry, String namespace) {
 		this.registry = registry;
 		this.namespace = namespace;
-		this.disabled = SelfCounters.register(registry, namespace + ".disabled_metrics", "The count of disabled metrics.");
+		this.disabled = SelfCounters.register(registry, namespace + ".disabled_metrics",
+				"The count of disabled metrics.");
 		this.hidden = SelfCounters.register(registry, namespace + ".hidden_metrics", "The count of hidden metrics.");
 	}
 
@@ -48,7 +50,8 @@ public final class SelfMetrics {
 				.increment();
 		}
 		catch (RuntimeException ex) {
-			// The registry refuses the starter's meters; the catalog works without the count.
+			// The registry refuses the starter's meters; the catalog works without the
+			// count.
 		}
 	}
 

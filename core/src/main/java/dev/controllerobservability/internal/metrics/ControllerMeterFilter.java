@@ -16,15 +16,16 @@ import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
 /**
  * The one {@link MeterFilter} that makes a meter a controller metric: it applies the
  * namespace, the common tags and the default duration buckets to meters in the
- * controller's namespace (and to meters whose names start with a configured prefix),
- * and leaves every other meter ({@code jvm.*}, {@code http.server.*}, ...) exactly as
- * it was registered. Metrics listed as disabled (by their Prometheus names) are denied,
- * whatever their namespace, as Kubernetes component-base's {@code disabled-metrics} are.
+ * controller's namespace (and to meters whose names start with a configured prefix), and
+ * leaves every other meter ({@code jvm.*}, {@code http.server.*}, ...) exactly as it was
+ * registered. Metrics listed as disabled (by their Prometheus names) are denied, whatever
+ * their namespace, as Kubernetes component-base's {@code disabled-metrics} are.
  * <p>
- * Buckets are only a default: a meter registered with its own service level objectives
- * or a percentile histogram keeps them, and Spring Boot's
- * {@code management.metrics.distribution.*} properties, applied by a filter ordered
- * after this one, win over both. Example:
+ * Buckets are only a default: a meter registered with its own service level objectives or
+ * a percentile histogram keeps them, and Spring Boot's
+ * {@code management.metrics.distribution.*} properties, applied by a filter ordered after
+ * this one, win over both. Example:
+ *
  * <pre>{@code
  * registry.config().meterFilter(ControllerMeterFilter.builder("karpenter")
  *         .commonTags(Tags.of("cluster", "dev"))
@@ -207,8 +208,8 @@ public final class ControllerMeterFilter implements MeterFilter {
 		}
 
 		/**
-		 * Adds dotted name prefixes (such as {@code "nodes"}) of meters registered without
-		 * the namespace that belong to the controller.
+		 * Adds dotted name prefixes (such as {@code "nodes"}) of meters registered
+		 * without the namespace that belong to the controller.
 		 * @param meterPrefixes the prefixes
 		 * @return this builder
 		 */

@@ -29,8 +29,8 @@ public abstract class InvalidDefinitionException extends IllegalArgumentExceptio
 	 */
 	protected InvalidDefinitionException(String kind, String subject, String field, Object value, String reason,
 			String action) {
-		super(kind + " " + subject + ((field != null) ? " field " + field : "") + " = " + value + ": " + reason
-				+ ". " + action);
+		super(kind + " " + subject + ((field != null) ? " field " + field : "") + " = " + value + ": " + reason + ". "
+				+ action);
 		this.subject = subject;
 		this.field = field;
 		this.value = value;

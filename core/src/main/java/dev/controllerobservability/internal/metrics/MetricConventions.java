@@ -3,8 +3,8 @@ package dev.controllerobservability.internal.metrics;
 import java.util.List;
 
 /**
- * The constants every controller metric shares: namespace default, label keys and
- * values, and bucket sets. No label key or bucket set is spelled anywhere else.
+ * The constants every controller metric shares: namespace default, label keys and values,
+ * and bucket sets. No label key or bucket set is spelled anywhere else.
  */
 public final class MetricConventions {
 
@@ -50,10 +50,10 @@ public final class MetricConventions {
 	 * Name prefixes of framework meters (JVM, process, HTTP server, ...). A namespace may
 	 * not be one of them, so controller metrics and framework metrics never mix.
 	 */
-	public static final List<String> FRAMEWORK_PREFIXES = List.of("jvm", "process", "system", "http", "tomcat",
-			"jetty", "undertow", "netty", "logback", "log4j2", "executor", "application", "disk", "hikaricp", "jdbc",
-			"spring", "tasks", "cache", "kafka", "rabbitmq", "mongodb", "lettuce", "r2dbc", "grpc", "hibernate",
-			"rest_client", "controller_runtime", "workqueue", "leader_election");
+	public static final List<String> FRAMEWORK_PREFIXES = List.of("jvm", "process", "system", "http", "tomcat", "jetty",
+			"undertow", "netty", "logback", "log4j2", "executor", "application", "disk", "hikaricp", "jdbc", "spring",
+			"tasks", "cache", "kafka", "rabbitmq", "mongodb", "lettuce", "r2dbc", "grpc", "hibernate", "rest_client",
+			"controller_runtime", "workqueue", "leader_election");
 
 	/** Suffix of operation duration meters; Prometheus adds {@code _seconds}. */
 	public static final String DURATION_SUFFIX = "duration";
@@ -65,9 +65,9 @@ public final class MetricConventions {
 	 * controller-runtime's {@code controller_runtime_reconcile_time_seconds} buckets, in
 	 * seconds: the 40 boundaries 0.005 ... 60 that controller dashboards expect.
 	 */
-	public static final List<Double> CONTROLLER_RUNTIME_DURATION_BUCKETS = List.of(0.005, 0.01, 0.025, 0.05, 0.1,
-			0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0, 3.5,
-			4.0, 4.5, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 15.0, 20.0, 25.0, 30.0, 40.0, 50.0, 60.0);
+	public static final List<Double> CONTROLLER_RUNTIME_DURATION_BUCKETS = List.of(0.005, 0.01, 0.025, 0.05, 0.1, 0.15,
+			0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0, 3.5, 4.0,
+			4.5, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 15.0, 20.0, 25.0, 30.0, 40.0, 50.0, 60.0);
 
 	private MetricConventions() {
 	}

@@ -4,8 +4,8 @@ import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
- * Rules for the names this starter accepts and produces: Prometheus-valid, snake_case,
- * no colons (those are reserved for recording rules).
+ * Rules for the names this starter accepts and produces: Prometheus-valid, snake_case, no
+ * colons (those are reserved for recording rules).
  */
 public final class MetricNames {
 

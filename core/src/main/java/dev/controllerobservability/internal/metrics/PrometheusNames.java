@@ -3,9 +3,9 @@ package dev.controllerobservability.internal.metrics;
 import io.micrometer.core.instrument.Meter;
 
 /**
- * The family name the Prometheus registry exposes a meter under, so that settings
- * written with Prometheus names (such as {@code disabled-metrics}) apply to Micrometer
- * meters: {@code karpenter.nodes} (counter) is {@code karpenter_nodes_total},
+ * The family name the Prometheus registry exposes a meter under, so that settings written
+ * with Prometheus names (such as {@code disabled-metrics}) apply to Micrometer meters:
+ * {@code karpenter.nodes} (counter) is {@code karpenter_nodes_total},
  * {@code karpenter.bind.duration} (timer) is {@code karpenter_bind_duration_seconds}.
  */
 public final class PrometheusNames {

@@ -16,6 +16,7 @@ import org.slf4j.LoggerFactory;
  * throws, even when the registry that should hold the counter is itself broken.
  * <p>
  * Example:
+ *
  * <pre>{@code
  * try {
  *     timer.record(duration);
@@ -122,9 +123,10 @@ public final class RecordingFailures {
 		}
 		try {
 			long skipped = this.suppressed.getAndSet(0);
-			logger.warn("Controller metric recording failed ({}); the controller's work is unaffected. {} similar "
-					+ "failure(s) were not logged since the last report; next report in {}s at the earliest.", action,
-					skipped, Duration.ofNanos(this.logIntervalNanos).toSeconds(), failure);
+			logger.warn(
+					"Controller metric recording failed ({}); the controller's work is unaffected. {} similar "
+							+ "failure(s) were not logged since the last report; next report in {}s at the earliest.",
+					action, skipped, Duration.ofNanos(this.logIntervalNanos).toSeconds(), failure);
 		}
 		catch (RuntimeException ex) {
 			// A broken logging backend must not reach the caller either.

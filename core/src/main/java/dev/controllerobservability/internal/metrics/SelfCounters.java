@@ -6,10 +6,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Registers and increments the starter's own counters (errors, cardinality
- * enforcement, stability) so that a registry or meter filter that fails on them never
- * stops the application nor reaches a caller: the counter is then missing from the
- * scrape, which is logged once, and what it guards keeps working. Example:
+ * Registers and increments the starter's own counters (errors, cardinality enforcement,
+ * stability) so that a registry or meter filter that fails on them never stops the
+ * application nor reaches a caller: the counter is then missing from the scrape, which is
+ * logged once, and what it guards keeps working. Example:
+ *
  * <pre>{@code
  * Counter overflows = SelfCounters.register(registry, "karpenter.series_overflows", "Number of ...");
  * SelfCounters.increment(overflows); // a no-op when registration failed

@@ -46,7 +46,8 @@ public final class ObservationRecorder {
 	}
 
 	/**
-	 * Times work within an observation that has been started, or {@link Observation#NOOP}.
+	 * Times work within an observation that has been started, or
+	 * {@link Observation#NOOP}.
 	 * @param <T> the result type
 	 * @param <E> the checked exception type
 	 * @param observation the observation
@@ -131,7 +132,8 @@ public final class ObservationRecorder {
 		}
 		try {
 			if (observation.getContextView() instanceof OperationContext context) {
-				// No "error" key value: tracing handlers turn one into an error on every span.
+				// No "error" key value: tracing handlers turn one into an error on every
+				// span.
 				// The meters take it from the context.
 				observation.lowCardinalityKeyValue(MetricConventions.RESULT_LABEL, context.getResult());
 			}

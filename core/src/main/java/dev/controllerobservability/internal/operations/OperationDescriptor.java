@@ -6,8 +6,8 @@ import java.util.List;
 import dev.controllerobservability.internal.metrics.MetricConventions;
 
 /**
- * Everything about one operation that does not change between calls, resolved once:
- * its snake_case name, meter names, help texts, buckets and label keys.
+ * Everything about one operation that does not change between calls, resolved once: its
+ * snake_case name, meter names, help texts, buckets and label keys.
  *
  * @param operation the operation name in snake_case, such as {@code apply_packing}
  * @param baseName dotted meter name without suffix, such as

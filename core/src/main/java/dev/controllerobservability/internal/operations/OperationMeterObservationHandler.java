@@ -15,10 +15,9 @@ import dev.controllerobservability.internal.metrics.RecordingFailures;
  * labels plus {@code result} and {@code error}) and an in-flight gauge
  * ({@code <...>_in_flight}).
  * <p>
- * Ordered ahead of Micrometer's {@code DefaultMeterObservationHandler}, it replaces
- * that handler for {@link OperationContext}s only: no duplicate timer and no
- * {@code .active} long task timer. It never throws; failures go to
- * {@link RecordingFailures}.
+ * Ordered ahead of Micrometer's {@code DefaultMeterObservationHandler}, it replaces that
+ * handler for {@link OperationContext}s only: no duplicate timer and no {@code .active}
+ * long task timer. It never throws; failures go to {@link RecordingFailures}.
  */
 public final class OperationMeterObservationHandler implements MeterObservationHandler<OperationContext> {
 
@@ -40,8 +39,9 @@ public final class OperationMeterObservationHandler implements MeterObservationH
 	}
 
 	/**
-	 * The meters this handler records into, for {@link dev.controllerobservability.operations.ControllerOperations}' direct
-	 * path to record into the same series.
+	 * The meters this handler records into, for
+	 * {@link dev.controllerobservability.operations.ControllerOperations}' direct path to
+	 * record into the same series.
 	 * @return the series cache
 	 */
 	public OperationSeriesCache seriesCache() {

@@ -25,9 +25,9 @@ import dev.controllerobservability.internal.stability.Visibility;
 import dev.controllerobservability.operations.OperationDefinition;
 
 /**
- * Resolves an operation's names, help texts, buckets and labels: the snake_case name,
- * the per-operation definition, the admission of undeclared operations up to a limit,
- * and label values through the cardinality limits. Each name is resolved once.
+ * Resolves an operation's names, help texts, buckets and labels: the snake_case name, the
+ * per-operation definition, the admission of undeclared operations up to a limit, and
+ * label values through the cardinality limits. Each name is resolved once.
  */
 public final class OperationResolver {
 
@@ -169,8 +169,7 @@ public final class OperationResolver {
 	 * @param defaultBuckets the shared duration buckets, in seconds
 	 * @return the duration histogram, its {@code _max} gauge and the in-flight gauge
 	 */
-	public List<ExposedFamily> families(String operation, Collection<String> extraLabels,
-			List<Double> defaultBuckets) {
+	public List<ExposedFamily> families(String operation, Collection<String> extraLabels, List<Double> defaultBuckets) {
 		OperationDescriptor descriptor = describe(operation);
 		Map<String, String> labels = new TreeMap<>();
 		extraLabels.forEach((label) -> labels.put(label, ""));

@@ -47,8 +47,9 @@ public final class OperationSeriesCache {
 			series = this.operations.computeIfAbsent(descriptor.baseName(), (name) -> new ConcurrentHashMap<>());
 		}
 		OperationSeries existing = series.get(labels);
-		return (existing != null) ? existing : series.computeIfAbsent(labels, (key) -> new OperationSeries(
-				this.registry, descriptor, key, descriptor.buckets().toArray(Duration[]::new)));
+		return (existing != null) ? existing
+				: series.computeIfAbsent(labels, (key) -> new OperationSeries(this.registry, descriptor, key,
+						descriptor.buckets().toArray(Duration[]::new)));
 	}
 
 }

@@ -1,5 +1,8 @@
 /**
- * What {@link dev.controllerobservability.operations.ControllerOperations} records into: the resolved names and labels of an operation, its observation context, the meter handler that turns operation observations into a duration histogram and an in-flight gauge, and the series the direct path records into.
+ * What {@link dev.controllerobservability.operations.ControllerOperations} records into:
+ * the resolved names and labels of an operation, its observation context, the meter
+ * handler that turns operation observations into a duration histogram and an in-flight
+ * gauge, and the series the direct path records into.
  * <p>
  * Not public API: anything under {@code dev.controllerobservability.internal} may change
  * in any release.

@@ -11,8 +11,8 @@ import dev.controllerobservability.stability.StabilityLevel;
  * <li>A metric is deprecated once the controller's version reaches its deprecated
  * version.</li>
  * <li>It is hidden once the controller's version is more minor versions past the
- * deprecated version than its level's window: 0 for ALPHA and INTERNAL, 1 for BETA, 3
- * for STABLE. A later major version hides it.</li>
+ * deprecated version than its level's window: 0 for ALPHA and INTERNAL, 1 for BETA, 3 for
+ * STABLE. A later major version hides it.</li>
  * <li>{@code show-hidden-metrics-for-version} (the previous minor version only) shows
  * again the metrics that were still shown in that version.</li>
  * <li>{@code disabled-metrics} wins over everything.</li>

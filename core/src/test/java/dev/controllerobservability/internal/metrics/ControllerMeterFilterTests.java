@@ -49,7 +49,8 @@ class ControllerMeterFilterTests {
 	void leavesFrameworkMetersExactlyAsRegistered() {
 		Timer timer = this.registry.timer("http.server.requests", "uri", "/");
 		assertThat(timer.getId().getName()).isEqualTo("http.server.requests");
-		assertThat(timer.getId().getTags()).extracting(io.micrometer.core.instrument.Tag::getKey).containsExactly("uri");
+		assertThat(timer.getId().getTags()).extracting(io.micrometer.core.instrument.Tag::getKey)
+			.containsExactly("uri");
 		assertThat(buckets(timer)).isEmpty();
 		assertThat(this.registry.gauge("jvm.threads.live", 1.0)).isEqualTo(1.0);
 		assertThat(this.registry.get("jvm.threads.live").gauge().getId().getTags()).isEmpty();
@@ -76,7 +77,8 @@ class ControllerMeterFilterTests {
 
 	@Test
 	void appliesDurationBucketsToSummariesOfSecondsOnly() {
-		DistributionSummary seconds = DistributionSummary.builder("karpenter.queue.wait").baseUnit("seconds")
+		DistributionSummary seconds = DistributionSummary.builder("karpenter.queue.wait")
+			.baseUnit("seconds")
 			.register(this.registry);
 		DistributionSummary pods = DistributionSummary.builder("karpenter.batch.size").register(this.registry);
 		assertThat(Arrays.stream(seconds.takeSnapshot().histogramCounts()).map(CountAtBucket::bucket))
@@ -105,7 +107,8 @@ class ControllerMeterFilterTests {
 
 	@Test
 	void keepsAnEmptyBucketListAsASummary() {
-		DistributionSummary summary = DistributionSummary.builder("karpenter.wait").baseUnit("seconds")
+		DistributionSummary summary = DistributionSummary.builder("karpenter.wait")
+			.baseUnit("seconds")
 			.serviceLevelObjectives()
 			.register(this.registry);
 		assertThat(summary.takeSnapshot().histogramCounts()).isEmpty();

@@ -10,14 +10,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 class PrometheusNamesTests {
 
 	@ParameterizedTest
-	@CsvSource(nullValues = "null", value = { "karpenter.nodes,COUNTER,null,karpenter_nodes_total",
-			"karpenter.nodes_total,COUNTER,null,karpenter_nodes_total",
-			"karpenter.bind.duration,TIMER,null,karpenter_bind_duration_seconds",
-			"jvm.memory.used,GAUGE,bytes,jvm_memory_used_bytes",
-			"karpenter.wait_seconds,DISTRIBUTION_SUMMARY,seconds,karpenter_wait_seconds",
-			"karpenter.pending_pods,GAUGE,null,karpenter_pending_pods",
-			"karpenter.build.info,GAUGE,null,karpenter_build_info",
-			"process.cpu.time,COUNTER,ns,process_cpu_time_ns_total" })
+	@CsvSource(nullValues = "null",
+			value = { "karpenter.nodes,COUNTER,null,karpenter_nodes_total",
+					"karpenter.nodes_total,COUNTER,null,karpenter_nodes_total",
+					"karpenter.bind.duration,TIMER,null,karpenter_bind_duration_seconds",
+					"jvm.memory.used,GAUGE,bytes,jvm_memory_used_bytes",
+					"karpenter.wait_seconds,DISTRIBUTION_SUMMARY,seconds,karpenter_wait_seconds",
+					"karpenter.pending_pods,GAUGE,null,karpenter_pending_pods",
+					"karpenter.build.info,GAUGE,null,karpenter_build_info",
+					"process.cpu.time,COUNTER,ns,process_cpu_time_ns_total" })
 	void namesMetersAsThePrometheusRegistryExposesThem(String name, Meter.Type type, String unit, String expected) {
 		Meter.Id id = new Meter.Id(name, Tags.empty(), unit, null, type);
 		assertThat(PrometheusNames.familyName(id)).isEqualTo(expected);

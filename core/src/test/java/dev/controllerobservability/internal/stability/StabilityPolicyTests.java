@@ -31,8 +31,7 @@ class StabilityPolicyTests {
 			"BETA,1.7.0,1.6,HIDDEN", "STABLE,1.8.0,1.7,DEPRECATED", "STABLE,1.9.0,1.8,HIDDEN" })
 	void showsAgainWhatThePreviousMinorVersionShowed(StabilityLevel level, String version, String showHidden,
 			Visibility expected) {
-		StabilityPolicy policy = new StabilityPolicy(Version.parse(version), Version.parseMinor(showHidden),
-				Set.of());
+		StabilityPolicy policy = new StabilityPolicy(Version.parse(version), Version.parseMinor(showHidden), Set.of());
 		assertThat(policy.visibility("karpenter_x_total", level, DEPRECATED_IN)).isEqualTo(expected);
 	}
 
@@ -68,7 +67,8 @@ class StabilityPolicyTests {
 		assertThat(StabilityPolicy.help(StabilityLevel.STABLE, Visibility.VISIBLE, null, "Nodes launched."))
 			.isEqualTo("[STABLE] Nodes launched.");
 		assertThat(StabilityPolicy.help(StabilityLevel.ALPHA, Visibility.DEPRECATED, Version.parse("1.17.0"),
-				"Nodes launched.")).isEqualTo("[ALPHA] (Deprecated since 1.17.0) Nodes launched.");
+				"Nodes launched."))
+			.isEqualTo("[ALPHA] (Deprecated since 1.17.0) Nodes launched.");
 		assertThat(StabilityPolicy.help(StabilityLevel.BETA, Visibility.VISIBLE, Version.parse("2.0.0"), "Text."))
 			.isEqualTo("[BETA] Text.");
 	}

@@ -34,9 +34,9 @@ import dev.controllerobservability.operations.ControllerOperations;
 
 /**
  * The demo's kubernetes mode ({@code demo.mode=kubernetes}): a Java Operator SDK operator
- * reconciling {@code Provisioner} resources and their pending pods. Its Kubernetes client,
- * built through the starter's {@link KubernetesClientMetrics} so that its calls are
- * counted, is configured as fabric8 configures one by default (kubeconfig or service
+ * reconciling {@code Provisioner} resources and their pending pods. Its Kubernetes
+ * client, built through the starter's {@link KubernetesClientMetrics} so that its calls
+ * are counted, is configured as fabric8 configures one by default (kubeconfig or service
  * account) with {@code demo.kubernetes.api-server=kubeconfig}, or, with
  * {@code demo.kubernetes.api-server=embedded} (the default), a client of the fabric8 mock
  * API server started in-process, where pods keep arriving as in the simulation. The
@@ -66,10 +66,12 @@ public class KubernetesMode {
 	@Bean
 	OperatorLifecycle operatorLifecycle(OperatorObservability observability, ProvisionerReconciler reconciler,
 			DemoProperties properties) {
-		// The mock API server has no server-side apply; a real one patches status with it.
+		// The mock API server has no server-side apply; a real one patches status with
+		// it.
 		boolean serverSideApply = properties.getKubernetes()
 			.getApiServer() != DemoProperties.Kubernetes.ApiServer.EMBEDDED;
-		// As a Go controller's manager does, the operator reconciles only while it leads; losing the lease stops it.
+		// As a Go controller's manager does, the operator reconciles only while it leads;
+		// losing the lease stops it.
 		LeaderElectionConfiguration election = LeaderElectionConfigurationBuilder
 			.aLeaderElectionConfiguration(LEASE_NAME)
 			.withLeaseNamespace(properties.getKubernetes().getNamespace())
@@ -86,7 +88,10 @@ public class KubernetesMode {
 	@ConditionalOnProperty(name = "demo.kubernetes.api-server", havingValue = "embedded", matchIfMissing = true)
 	static class EmbeddedApiServer {
 
-		/** What the SDK's permission check finds: this identity may do anything with leases. */
+		/**
+		 * What the SDK's permission check finds: this identity may do anything with
+		 * leases.
+		 */
 		private static final String LEASE_PERMISSIONS = """
 				{"apiVersion": "authorization.k8s.io/v1", "kind": "SelfSubjectRulesReview",
 				 "status": {"resourceRules": [{"apiGroups": ["coordination.k8s.io"], "resources": ["leases"],
@@ -99,7 +104,8 @@ public class KubernetesMode {
 					new KubernetesMixedDispatcher(responses,
 							List.of(CustomResourceDefinitionContext.fromCustomResourceType(ProvisionerResource.class))),
 					false);
-			// The permission check the SDK makes before it runs for leader; a real API server answers from RBAC.
+			// The permission check the SDK makes before it runs for leader; a real API
+			// server answers from RBAC.
 			server.expect()
 				.post()
 				.withPath("/apis/authorization.k8s.io/v1/selfsubjectrulesreviews")
@@ -126,7 +132,10 @@ public class KubernetesMode {
 	 */
 	static class OperatorLifecycle implements SmartLifecycle {
 
-		/** Ahead of the web server's graceful shutdown, so metrics stay scrapeable meanwhile. */
+		/**
+		 * Ahead of the web server's graceful shutdown, so metrics stay scrapeable
+		 * meanwhile.
+		 */
 		static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 4096;
 
 		private final OperatorObservability observability;

@@ -36,14 +36,16 @@ import dev.controllerobservability.operations.ControllerOperations;
  * ({@code apply-packing}), launches a node per planned node through the simulated cloud
  * ({@code launch}) and binds each pod to its node ({@code bind}, recorded on the pod as
  * the {@value #NODE_ANNOTATION} annotation, so that nothing is scheduled for real). When
- * a launch fails the provisioner is reconciled again shortly ({@code requeue_after}).
- * The operator's own metrics are controller-runtime's; the operations are the
- * controller's, under its namespace.
+ * a launch fails the provisioner is reconciled again shortly ({@code requeue_after}). The
+ * operator's own metrics are controller-runtime's; the operations are the controller's,
+ * under its namespace.
  */
 @ControllerConfiguration(name = "provisioner")
 public class ProvisionerReconciler implements Reconciler<ProvisionerResource> {
 
-	/** Label that puts a pod in a provisioner's care; its value is the provisioner's name. */
+	/**
+	 * Label that puts a pod in a provisioner's care; its value is the provisioner's name.
+	 */
 	public static final String PROVISIONER_LABEL = "demo.controllerobservability.dev/provisioner";
 
 	/** Annotation recording the node a pod was bound to. */
@@ -80,8 +82,9 @@ public class ProvisionerReconciler implements Reconciler<ProvisionerResource> {
 			EventSourceContext<ProvisionerResource> context) {
 		var pods = InformerEventSourceConfiguration.from(Pod.class, ProvisionerResource.class)
 			.withLabelSelector(PROVISIONER_LABEL)
-			.withSecondaryToPrimaryMapper((Pod pod) -> Set.of(new ResourceID(
-					pod.getMetadata().getLabels().get(PROVISIONER_LABEL), pod.getMetadata().getNamespace())))
+			.withSecondaryToPrimaryMapper(
+					(Pod pod) -> Set.of(new ResourceID(pod.getMetadata().getLabels().get(PROVISIONER_LABEL),
+							pod.getMetadata().getNamespace())))
 			.build();
 		return List.of(new InformerEventSource<>(pods, context));
 	}
@@ -124,8 +127,10 @@ public class ProvisionerReconciler implements Reconciler<ProvisionerResource> {
 		status.setBoundPods(status.getBoundPods() + bound.size());
 		status.setLaunchFailures(status.getLaunchFailures() + failures);
 		provisioner.setStatus(status);
-		this.metrics.counter("provisioning_rounds_total", "provisioner", name, "result",
-				(failures > 0) ? "launch_failure" : "success").increment();
+		this.metrics
+			.counter("provisioning_rounds_total", "provisioner", name, "result",
+					(failures > 0) ? "launch_failure" : "success")
+			.increment();
 		logger.info("provisioner={} pending={} nodes={} launch-failures={} bound={}", name, pending.size(),
 				claims.size(), failures, bound.size());
 		UpdateControl<ProvisionerResource> control = UpdateControl.patchStatus(provisioner);
@@ -133,13 +138,10 @@ public class ProvisionerReconciler implements Reconciler<ProvisionerResource> {
 	}
 
 	private void bind(String namespace, dev.controllerobservability.demo.Pod pod, Node node) {
-		this.client.pods()
-			.inNamespace(namespace)
-			.withName(pod.name())
-			.edit((current) -> {
-				current.getMetadata().getAnnotations().put(NODE_ANNOTATION, node.name());
-				return current;
-			});
+		this.client.pods().inNamespace(namespace).withName(pod.name()).edit((current) -> {
+			current.getMetadata().getAnnotations().put(NODE_ANNOTATION, node.name());
+			return current;
+		});
 	}
 
 	static boolean isPending(Pod pod) {

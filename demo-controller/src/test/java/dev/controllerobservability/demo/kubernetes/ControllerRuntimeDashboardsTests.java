@@ -22,12 +22,12 @@ import dev.controllerobservability.test.PrometheusServer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The demo in kubernetes mode, scraped every second by real Prometheus servers, shows every
- * panel of the two dashboards kubebuilder's Grafana plugin generates for controller-runtime
- * controllers, and answers the native-histogram queries newer dashboards make. Classic
- * queries go to a server without native histograms (Prometheus 2.42 with the feature flag
- * keeps only the native form of a histogram that has both), native ones to a server with
- * {@code --enable-feature=native-histograms}.
+ * The demo in kubernetes mode, scraped every second by real Prometheus servers, shows
+ * every panel of the two dashboards kubebuilder's Grafana plugin generates for
+ * controller-runtime controllers, and answers the native-histogram queries newer
+ * dashboards make. Classic queries go to a server without native histograms (Prometheus
+ * 2.42 with the feature flag keeps only the native form of a histogram that has both),
+ * native ones to a server with {@code --enable-feature=native-histograms}.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "demo.mode=kubernetes", "demo.round-interval=100ms", "demo.min-launch-latency=1ms",
@@ -40,8 +40,8 @@ class ControllerRuntimeDashboardsTests {
 	/**
 	 * Every query of kubebuilder's controller-runtime metrics dashboard
 	 * ({@code pkg/plugins/optional/grafana/v1alpha/scaffolds/internal/templates/runtime.go})
-	 * and controller resources metrics dashboard ({@code resources.go}), panels and template
-	 * variables, as written there (kubebuilder 5c400728).
+	 * and controller resources metrics dashboard ({@code resources.go}), panels and
+	 * template variables, as written there (kubebuilder 5c400728).
 	 */
 	static final List<String> KUBEBUILDER_DASHBOARDS = List.of(
 			"controller_runtime_active_workers{job=\"$job\", namespace=\"$namespace\"}",
@@ -104,8 +104,8 @@ class ControllerRuntimeDashboardsTests {
 	@FieldSource("KUBEBUILDER_DASHBOARDS")
 	void answersEveryKubebuilderDashboardQuery(String dashboardQuery) {
 		String promql = promql(dashboardQuery);
-		List<PrometheusSample> samples = this.classic.awaitQuery(promql,
-				ControllerRuntimeDashboardsTests::hasNumbers, TIMEOUT);
+		List<PrometheusSample> samples = this.classic.awaitQuery(promql, ControllerRuntimeDashboardsTests::hasNumbers,
+				TIMEOUT);
 		assertThat(samples).as(promql).anySatisfy((sample) -> assertThat(sample.value()).isNotNaN());
 	}
 

@@ -47,8 +47,7 @@ class KubernetesModeTests {
 	void findsReconcileClientAndOperationMetricsInOneScrape() {
 		await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
 			PrometheusScrape scrape = PrometheusScrape.fetch("http://localhost:" + this.port + "/actuator/prometheus");
-			assertThat(scrape.value("controller_runtime_reconcile_total", with("result", "success")))
-				.isGreaterThan(0);
+			assertThat(scrape.value("controller_runtime_reconcile_total", with("result", "success"))).isGreaterThan(0);
 			assertThat(scrape.value("controller_runtime_reconcile_time_seconds_count", PROVISIONER)).isGreaterThan(0);
 			assertThat(scrape.value("controller_runtime_max_concurrent_reconciles", PROVISIONER)).isGreaterThan(0);
 			// The operator reconciles because it leads the election on its lease.

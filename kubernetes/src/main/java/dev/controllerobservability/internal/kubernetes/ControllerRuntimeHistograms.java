@@ -14,10 +14,10 @@ import dev.controllerobservability.internal.metrics.MetricConventions;
 /**
  * controller-runtime's three histograms as controller-runtime declares them: classic
  * buckets and, at once, native buckets (bucket factor 1.1, at most 100 buckets, reset
- * after an hour). Micrometer has no native histograms, so they are prometheus-metrics-core
- * histograms registered straight with the application's {@link PrometheusRegistry}. The
- * text format carries their classic buckets; the protobuf format, which Prometheus asks
- * for when native histograms are enabled, carries both.
+ * after an hour). Micrometer has no native histograms, so they are
+ * prometheus-metrics-core histograms registered straight with the application's
+ * {@link PrometheusRegistry}. The text format carries their classic buckets; the protobuf
+ * format, which Prometheus asks for when native histograms are enabled, carries both.
  */
 public final class ControllerRuntimeHistograms {
 
@@ -79,6 +79,7 @@ public final class ControllerRuntimeHistograms {
 
 	/**
 	 * One controller's histogram series, in seconds.
+	 *
 	 * @param reconcileTime {@code controller_runtime_reconcile_time_seconds{controller}}
 	 * @param queueDuration {@code workqueue_queue_duration_seconds{name,controller}}
 	 * @param workDuration {@code workqueue_work_duration_seconds{name,controller}}

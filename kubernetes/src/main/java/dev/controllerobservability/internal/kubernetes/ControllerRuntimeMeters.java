@@ -51,13 +51,19 @@ public final class ControllerRuntimeMeters {
 
 	private final Tags queueTags;
 
-	/** {@code workqueue_depth} priorities with a series, as client-go keeps a series once set. */
+	/**
+	 * {@code workqueue_depth} priorities with a series, as client-go keeps a series once
+	 * set.
+	 */
 	private final Set<String> priorities = ConcurrentHashMap.newKeySet();
 
 	/** Resources with an event waiting: the first waiting event's time and priority. */
 	private final Map<ResourceID, Waiting> waiting = new ConcurrentHashMap<>();
 
-	/** Resources handed to the reconciliation pool: when and at which priority their wait began. */
+	/**
+	 * Resources handed to the reconciliation pool: when and at which priority their wait
+	 * began.
+	 */
 	private final Map<ResourceID, Waiting> submitted = new ConcurrentHashMap<>();
 
 	/** Reconciliations in progress, by the start of their work. */
@@ -75,22 +81,23 @@ public final class ControllerRuntimeMeters {
 	 * @param histograms the controller's histogram series
 	 * @param controller the controller name
 	 * @param nanoTime the clock
-	 * @param processing whether the controller's event processing runs; events that arrive
-	 * before it does come from the initial list of its watches
+	 * @param processing whether the controller's event processing runs; events that
+	 * arrive before it does come from the initial list of its watches
 	 */
-	public ControllerRuntimeMeters(MeterRegistry registry, ControllerRuntimeHistograms.Series histograms, String controller,
-			LongSupplier nanoTime, BooleanSupplier processing) {
+	public ControllerRuntimeMeters(MeterRegistry registry, ControllerRuntimeHistograms.Series histograms,
+			String controller, LongSupplier nanoTime, BooleanSupplier processing) {
 		this.registry = registry;
 		this.histograms = histograms;
 		this.nanoTime = nanoTime;
 		this.processing = processing;
 		Tags controllerTag = Tags.of("controller", controller);
 		for (ReconcileResult result : ReconcileResult.values()) {
-			this.reconciles.put(result, Counter.builder("controller.runtime.reconcile")
-				.description("Total number of reconciliations per controller")
-				.tags(controllerTag)
-				.tag("result", result.label())
-				.register(registry));
+			this.reconciles.put(result,
+					Counter.builder("controller.runtime.reconcile")
+						.description("Total number of reconciliations per controller")
+						.tags(controllerTag)
+						.tag("result", result.label())
+						.register(registry));
 		}
 		this.errors = counter("controller.runtime.reconcile.errors",
 				"Total number of reconciliation errors per controller", controllerTag);
@@ -98,15 +105,15 @@ public final class ControllerRuntimeMeters {
 				"Total number of terminal reconciliation errors per controller", controllerTag);
 		this.panics = counter("controller.runtime.reconcile.panics",
 				"Total number of reconciliation panics per controller", controllerTag);
-		// The SDK has no reconciliation timeout: the series exists, as upstream pre-sets it, and stays 0.
+		// The SDK has no reconciliation timeout: the series exists, as upstream pre-sets
+		// it, and stays 0.
 		counter("controller.runtime.reconcile.timeouts", "Total number of reconciliation timeouts per controller",
 				controllerTag);
 		Gauge.builder("controller.runtime.active.workers", this.working, Map::size)
 			.description("Number of currently used workers per controller")
 			.tags(controllerTag)
 			.register(registry);
-		Gauge.builder("controller.runtime.max.concurrent.reconciles", this.maxConcurrentReconciles,
-				AtomicInteger::get)
+		Gauge.builder("controller.runtime.max.concurrent.reconciles", this.maxConcurrentReconciles, AtomicInteger::get)
 			.description("Maximum number of concurrent reconciles per controller")
 			.tags(controllerTag)
 			.register(registry);
@@ -123,8 +130,9 @@ public final class ControllerRuntimeMeters {
 					+ "threads by observing the rate at which this increases.")
 			.tags(this.queueTags)
 			.register(registry);
-		Gauge.builder("workqueue.longest.running.processor.seconds", this,
-				ControllerRuntimeMeters::longestRunningProcessorSeconds)
+		Gauge
+			.builder("workqueue.longest.running.processor.seconds", this,
+					ControllerRuntimeMeters::longestRunningProcessorSeconds)
 			.description("How many seconds has the longest running processor for workqueue been running.")
 			.tags(this.queueTags)
 			.register(registry);
@@ -144,7 +152,8 @@ public final class ControllerRuntimeMeters {
 	}
 
 	public void submitted(ResourceID resource) {
-		// A new attempt right after an error (a newer event arrived meanwhile) is the re-add client-go rate-limits.
+		// A new attempt right after an error (a newer event arrived meanwhile) is the
+		// re-add client-go rate-limits.
 		if (this.failed.remove(Thread.currentThread())) {
 			this.retries.increment();
 		}
@@ -166,7 +175,8 @@ public final class ControllerRuntimeMeters {
 	public void succeeded(long nanos, ReconcileResult result) {
 		this.reconciles.get(result).increment();
 		if (result != ReconcileResult.SUCCESS) {
-			// client-go counts every delayed re-add: Requeue is rate-limited, RequeueAfter is an AddAfter.
+			// client-go counts every delayed re-add: Requeue is rate-limited,
+			// RequeueAfter is an AddAfter.
 			this.retries.increment();
 		}
 		this.histograms.reconcileTime().observe(nanos / NANOS_PER_SECOND);
@@ -188,20 +198,23 @@ public final class ControllerRuntimeMeters {
 	}
 
 	public void finishedReconciliation() {
-		// Reached after an error only when the SDK will not retry it (updateErrorStatus said so, or no retry).
+		// Reached after an error only when the SDK will not retry it (updateErrorStatus
+		// said so, or no retry).
 		if (this.failed.remove(Thread.currentThread())) {
 			this.finishedWithoutRetry.add(Thread.currentThread());
 		}
 	}
 
 	public void finished(ResourceID resource, long now) {
-		// The SDK also calls this when it skipped the reconciliation (resource gone from its cache).
+		// The SDK also calls this when it skipped the reconciliation (resource gone from
+		// its cache).
 		this.submitted.remove(resource);
 		Long start = this.working.remove(Thread.currentThread());
 		if (start != null) {
 			this.histograms.workDuration().observe((now - start) / NANOS_PER_SECOND);
 		}
-		// Still failed here: retries exhausted, or an Error escaped the SDK. Neither is a terminal error.
+		// Still failed here: retries exhausted, or an Error escaped the SDK. Neither is a
+		// terminal error.
 		this.failed.remove(Thread.currentThread());
 		if (this.finishedWithoutRetry.remove(Thread.currentThread())) {
 			this.terminalErrors.increment();
@@ -211,7 +224,8 @@ public final class ControllerRuntimeMeters {
 	public void forget(ResourceID resource) {
 		this.waiting.remove(resource);
 		this.submitted.remove(resource);
-		// A resource deleted during its failed reconciliation is not retried because it is gone.
+		// A resource deleted during its failed reconciliation is not retried because it
+		// is gone.
 		this.finishedWithoutRetry.remove(Thread.currentThread());
 	}
 
@@ -257,6 +271,7 @@ public final class ControllerRuntimeMeters {
 
 	/**
 	 * An item waiting in the queue.
+	 *
 	 * @param since when its wait began, in {@link System#nanoTime()} terms
 	 * @param priority its {@code priority} label value
 	 */

@@ -14,35 +14,39 @@ import java.util.List;
 public final class KubernetesConventions {
 
 	/** client-go's {@code rest_client_request_duration_seconds} buckets, in seconds. */
-	public static final List<Double> CLIENT_GO_LATENCY_BUCKETS = List.of(0.005, 0.025, 0.1, 0.25, 0.5, 1.0, 2.0,
-			4.0, 8.0, 15.0, 30.0, 60.0);
+	public static final List<Double> CLIENT_GO_LATENCY_BUCKETS = List.of(0.005, 0.025, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0,
+			8.0, 15.0, 30.0, 60.0);
 
 	/**
 	 * controller-runtime's workqueue duration buckets (the ones labelled {@code name} and
-	 * {@code controller}), in seconds: {@code ExponentialBuckets(10e-9, 10, 12)}, 10 ns to
-	 * 1000 s.
+	 * {@code controller}), in seconds: {@code ExponentialBuckets(10e-9, 10, 12)}, 10 ns
+	 * to 1000 s.
 	 */
-	public static final List<Double> WORKQUEUE_BUCKETS = List.of(1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1,
-			1.0, 10.0, 100.0, 1000.0);
+	public static final List<Double> WORKQUEUE_BUCKETS = List.of(1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1.0,
+			10.0, 100.0, 1000.0);
 
 	/**
-	 * Native histogram schema of controller-runtime's histograms: client_golang turns their
-	 * bucket factor 1.1 into schema 3, whose buckets grow by 2^(1/8) (about 1.09).
+	 * Native histogram schema of controller-runtime's histograms: client_golang turns
+	 * their bucket factor 1.1 into schema 3, whose buckets grow by 2^(1/8) (about 1.09).
 	 */
 	public static final int NATIVE_HISTOGRAM_SCHEMA = 3;
 
-	/** Most native buckets controller-runtime's histograms keep before they widen them. */
+	/**
+	 * Most native buckets controller-runtime's histograms keep before they widen them.
+	 */
 	public static final int NATIVE_HISTOGRAM_MAX_BUCKETS = 100;
 
-	/** How often controller-runtime's native histograms may start over with fine buckets. */
+	/**
+	 * How often controller-runtime's native histograms may start over with fine buckets.
+	 */
 	public static final Duration NATIVE_HISTOGRAM_RESET = Duration.ofHours(1);
 
 	/** The {@code priority} of {@code workqueue_depth} for an ordinary item. */
 	public static final String DEFAULT_PRIORITY = "0";
 
 	/**
-	 * The {@code priority} of {@code workqueue_depth} for an item from the initial list of
-	 * a watch ({@code handler.LowPriority}).
+	 * The {@code priority} of {@code workqueue_depth} for an item from the initial list
+	 * of a watch ({@code handler.LowPriority}).
 	 */
 	public static final String LOW_PRIORITY = "-100";
 

@@ -31,21 +31,20 @@ import dev.controllerobservability.internal.metrics.RecordingFailures;
  * Counts and times the Kubernetes API calls of a fabric8 client as client-go does, so
  * that dashboards built for Go controllers work unchanged:
  * <ul>
- * <li>{@code rest_client_requests_total{code,method,host}}: every HTTP attempt,
- * including fabric8's own retries, with {@code code="<error>"} when no response
- * arrived. fabric8 tells interceptors of a connection failure only when it retries, so
- * the last attempt of a call that fails for good without a response is not counted;</li>
+ * <li>{@code rest_client_requests_total{code,method,host}}: every HTTP attempt, including
+ * fabric8's own retries, with {@code code="<error>"} when no response arrived. fabric8
+ * tells interceptors of a connection failure only when it retries, so the last attempt of
+ * a call that fails for good without a response is not counted;</li>
  * <li>{@code rest_client_request_duration_seconds{verb,host}}: time to the response
- * headers, with client-go's buckets. Watches ({@code ?watch=true} and WebSocket
- * upgrades) are counted but not timed, as in client-go: a watch stream is not a long
- * request.</li>
+ * headers, with client-go's buckets. Watches ({@code ?watch=true} and WebSocket upgrades)
+ * are counted but not timed, as in client-go: a watch stream is not a long request.</li>
  * </ul>
  * It is a fabric8 {@link Interceptor}. Clients the application builds itself are
  * instrumented with one line:
+ *
  * <pre>{@code
  * KubernetesClient client = clientMetrics.instrument(new KubernetesClientBuilder()).build();
- * }</pre>
- * Recording never fails the API call: a failure is counted in
+ * }</pre> Recording never fails the API call: a failure is counted in
  * {@code <namespace>_observability_errors_total} and logged.
  */
 public final class KubernetesClientMetrics implements Interceptor {
@@ -65,7 +64,10 @@ public final class KubernetesClientMetrics implements Interceptor {
 
 	private static final Duration[] BUCKETS = BucketRules.durations(KubernetesConventions.CLIENT_GO_LATENCY_BUCKETS);
 
-	/** Start times by the request object fabric8 sends; weak, so a lost response leaks nothing. */
+	/**
+	 * Start times by the request object fabric8 sends; weak, so a lost response leaks
+	 * nothing.
+	 */
 	private final Map<HttpRequest, Long> started = Collections.synchronizedMap(new WeakHashMap<>());
 
 	private final Map<List<String>, Counter> counters = new ConcurrentHashMap<>();
@@ -89,8 +91,8 @@ public final class KubernetesClientMetrics implements Interceptor {
 
 	/**
 	 * Adds this interceptor to a client builder. Use it when building a client:
-	 * {@code clientMetrics.instrument(new KubernetesClientBuilder()).build()}. It sets the
-	 * builder's HTTP client consumer; to add your own as well, call
+	 * {@code clientMetrics.instrument(new KubernetesClientBuilder()).build()}. It sets
+	 * the builder's HTTP client consumer; to add your own as well, call
 	 * {@link #customize(HttpClient.DerivedClientBuilder)} from it instead.
 	 * @param builder the client builder
 	 * @return the same builder
@@ -109,8 +111,8 @@ public final class KubernetesClientMetrics implements Interceptor {
 
 	/**
 	 * Returns a client that talks to the same API server as {@code client}, with the same
-	 * configuration, serialization and HTTP connections, and whose calls are counted.
-	 * The given client stays usable, uncounted.
+	 * configuration, serialization and HTTP connections, and whose calls are counted. The
+	 * given client stays usable, uncounted.
 	 * @param client a client built without this interceptor
 	 * @return the instrumented client
 	 */
@@ -163,21 +165,25 @@ public final class KubernetesClientMetrics implements Interceptor {
 	}
 
 	private void count(String code, String method, String host) {
-		this.counters.computeIfAbsent(List.of(code, method, host), (key) -> Counter.builder(REQUESTS)
-			.description("Number of HTTP requests, partitioned by status code, method, and host.")
-			.tag("code", code)
-			.tag("method", method)
-			.tag("host", host)
-			.register(this.registry)).increment();
+		this.counters
+			.computeIfAbsent(List.of(code, method, host),
+					(key) -> Counter.builder(REQUESTS)
+						.description("Number of HTTP requests, partitioned by status code, method, and host.")
+						.tag("code", code)
+						.tag("method", method)
+						.tag("host", host)
+						.register(this.registry))
+			.increment();
 	}
 
 	private Timer timer(String verb, String host) {
-		return this.timers.computeIfAbsent(List.of(verb, host), (key) -> Timer.builder(DURATION)
-			.description("Request latency in seconds. Broken down by verb, and host.")
-			.tag("verb", verb)
-			.tag("host", host)
-			.serviceLevelObjectives(BUCKETS)
-			.register(this.registry));
+		return this.timers.computeIfAbsent(List.of(verb, host),
+				(key) -> Timer.builder(DURATION)
+					.description("Request latency in seconds. Broken down by verb, and host.")
+					.tag("verb", verb)
+					.tag("host", host)
+					.serviceLevelObjectives(BUCKETS)
+					.register(this.registry));
 	}
 
 	/** client-go's {@code host} label: the URL's host and port. */

@@ -30,10 +30,10 @@ import dev.controllerobservability.internal.metrics.RecordingFailures;
  * A Java Operator SDK {@link Metrics} that emits controller-runtime's metric names and
  * semantics, so that dashboards and alerts written for Go controllers work unchanged.
  * Register it on the operator:
+ *
  * <pre>{@code
  * Operator operator = new Operator((overrider) -> overrider.withMetrics(controllerRuntimeMetrics));
- * }</pre>
- * Per controller (label {@code controller}, the JOSDK controller name):
+ * }</pre> Per controller (label {@code controller}, the JOSDK controller name):
  * <ul>
  * <li>{@code controller_runtime_reconcile_total{result=success|error|requeue|requeue_after}},
  * every result pre-set to 0 when the controller registers. A reconcile (or cleanup) that
@@ -52,21 +52,24 @@ import dev.controllerobservability.internal.metrics.RecordingFailures;
  * thread pool, which the SDK shares between controllers);</li>
  * <li>{@code workqueue_*{name,controller}}, derived from the SDK's event processing: an
  * "add" is an event for a resource with no event already waiting, the depth (by
- * {@code priority}: {@code -100} for events from the initial list, before the
- * controller processes events, else {@code 0}) is the number of resources waiting for a
+ * {@code priority}: {@code -100} for events from the initial list, before the controller
+ * processes events, else {@code 0}) is the number of resources waiting for a
  * reconciliation, the queue duration runs from the first waiting event to the start of
  * the reconciliation, the work duration over the reconciliation, and a retry is every
  * delayed re-add client-go would make: after an error that is retried, and for every
  * {@code requeue} and {@code requeue_after}.</li>
  * </ul>
  * The three histograms are prometheus-metrics-core histograms in the application's
- * {@link PrometheusRegistry} (Micrometer has no native histograms); the rest are Micrometer
- * meters. Recording never fails a reconciliation: a failure is counted in
+ * {@link PrometheusRegistry} (Micrometer has no native histograms); the rest are
+ * Micrometer meters. Recording never fails a reconciliation: a failure is counted in
  * {@code <namespace>_observability_errors_total} and logged.
  */
 public final class ControllerRuntimeMetrics implements Metrics {
 
-	/** Runtime exceptions that Go reports as a panic: nil dereference, bad cast, index and arithmetic faults. */
+	/**
+	 * Runtime exceptions that Go reports as a panic: nil dereference, bad cast, index and
+	 * arithmetic faults.
+	 */
 	private static final List<Class<? extends RuntimeException>> PANICS = List.of(NullPointerException.class,
 			ClassCastException.class, IndexOutOfBoundsException.class, ArithmeticException.class,
 			ArrayStoreException.class, NegativeArraySizeException.class);
@@ -113,8 +116,8 @@ public final class ControllerRuntimeMetrics implements Metrics {
 				System::nanoTime);
 	}
 
-	ControllerRuntimeMetrics(MeterRegistry registry, ControllerRuntimeHistograms histograms,
-			RecordingFailures failures, LongSupplier nanoTime) {
+	ControllerRuntimeMetrics(MeterRegistry registry, ControllerRuntimeHistograms histograms, RecordingFailures failures,
+			LongSupplier nanoTime) {
 		this.registry = registry;
 		this.histograms = histograms;
 		this.failures = failures;
@@ -143,7 +146,8 @@ public final class ControllerRuntimeMetrics implements Metrics {
 
 	@Override
 	public void reconcileCustomResource(HasMetadata resource, RetryInfo retryInfo, Map<String, Object> metadata) {
-		run("take a resource off the workqueue", metadata, (meters) -> meters.submitted(ResourceID.fromResource(resource)));
+		run("take a resource off the workqueue", metadata,
+				(meters) -> meters.submitted(ResourceID.fromResource(resource)));
 	}
 
 	@Override
@@ -153,8 +157,7 @@ public final class ControllerRuntimeMetrics implements Metrics {
 
 	@Override
 	public void finishedReconciliation(HasMetadata resource, Map<String, Object> metadata) {
-		run("note a reconciliation finished without retry", metadata,
-				ControllerRuntimeMeters::finishedReconciliation);
+		run("note a reconciliation finished without retry", metadata, ControllerRuntimeMeters::finishedReconciliation);
 	}
 
 	@Override

@@ -16,6 +16,7 @@ import dev.controllerobservability.kubernetes.leader.LeaderElectionMetrics;
  * Everything an operator needs to be observed, applied to its configuration in one go:
  * controller-runtime metrics, an instrumented Kubernetes client and, for operators that
  * run a leader election, the election status. Typical use:
+ *
  * <pre>{@code
  * Operator operator = new Operator(observability.andThen((overrider) -> overrider
  *         .withLeaderElectionConfiguration(observability.observed(new LeaderElectionConfiguration("my-operator")))));
@@ -94,9 +95,8 @@ public final class OperatorObservability implements Consumer<ConfigurationServic
 		return new LeaderElectionConfiguration(configuration.getLeaseName(),
 				configuration.getLeaseNamespace().orElse(null), configuration.getLeaseDuration(),
 				configuration.getRenewDeadline(), configuration.getRetryPeriod(),
-				configuration.getIdentity().orElse(null),
-				LeaderElectionCallbacks.observed(this.leaderElection, configuration.getLeaseName(),
-						configuration.getLeaderCallbacks().orElse(null)),
+				configuration.getIdentity().orElse(null), LeaderElectionCallbacks.observed(this.leaderElection,
+						configuration.getLeaseName(), configuration.getLeaderCallbacks().orElse(null)),
 				configuration.isExitOnStopLeading());
 	}
 

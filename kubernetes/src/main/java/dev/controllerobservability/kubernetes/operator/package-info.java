@@ -1,6 +1,6 @@
 /**
- * controller-runtime's {@code controller_runtime_*} and {@code workqueue_*} metrics for Java
- * Operator SDK operators.
+ * controller-runtime's {@code controller_runtime_*} and {@code workqueue_*} metrics for
+ * Java Operator SDK operators.
  * <p>
  * This package does not depend on Spring.
  */

@@ -14,9 +14,10 @@ import io.prometheus.metrics.model.snapshots.MetricSnapshots;
  * that dashboards for Go controllers chart: {@code process_cpu_seconds_total},
  * {@code process_resident_memory_bytes}, {@code process_virtual_memory_bytes},
  * {@code process_open_fds} and {@code process_max_fds}, read by prometheus-metrics-core's
- * {@link ProcessMetrics}. {@code process_start_time_seconds} is left out because Micrometer
- * already writes it, and Micrometer's own {@code process_*} meters stay as they are.
- * Register it on the application's Prometheus registry:
+ * {@link ProcessMetrics}. {@code process_start_time_seconds} is left out because
+ * Micrometer already writes it, and Micrometer's own {@code process_*} meters stay as
+ * they are. Register it on the application's Prometheus registry:
+ *
  * <pre>{@code
  * prometheusRegistry.register(new StandardProcessMetrics());
  * }</pre>
@@ -26,7 +27,10 @@ public final class StandardProcessMetrics implements MultiCollector {
 	/** The family Micrometer's uptime metrics write already. */
 	static final String START_TIME = "process_start_time_seconds";
 
-	/** The families added, as prometheus-metrics-core names them (counters without {@code _total}). */
+	/**
+	 * The families added, as prometheus-metrics-core names them (counters without
+	 * {@code _total}).
+	 */
 	static final List<String> NAMES = List.of("process_cpu_seconds", "process_resident_memory_bytes",
 			"process_virtual_memory_bytes", "process_open_fds", "process_max_fds");
 

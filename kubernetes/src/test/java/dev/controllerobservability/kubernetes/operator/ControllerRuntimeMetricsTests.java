@@ -32,7 +32,8 @@ class ControllerRuntimeMetricsTests {
 
 	private final SimpleMeterRegistry selfMetrics = new SimpleMeterRegistry();
 
-	private final RecordingFailures failures = new RecordingFailures(this.selfMetrics, "karpenter", Duration.ofHours(1));
+	private final RecordingFailures failures = new RecordingFailures(this.selfMetrics, "karpenter",
+			Duration.ofHours(1));
 
 	ControllerRuntimeMetricsTests() {
 		this.failing.config().meterFilter(new MeterFilter() {
@@ -45,7 +46,8 @@ class ControllerRuntimeMetricsTests {
 
 	@Test
 	void returnsTheResultAndRethrowsTheErrorWhenTheRegistryFails() throws Exception {
-		ControllerRuntimeMetrics metrics = new ControllerRuntimeMetrics(this.failing, new PrometheusRegistry(), this.failures);
+		ControllerRuntimeMetrics metrics = new ControllerRuntimeMetrics(this.failing, new PrometheusRegistry(),
+				this.failures);
 		assertThat(metrics.timeControllerExecution(execution("done", null))).isEqualTo("done");
 		IllegalArgumentException reconcileError = new IllegalArgumentException("bad spec");
 		assertThatExceptionOfType(IllegalArgumentException.class)
@@ -59,7 +61,8 @@ class ControllerRuntimeMetricsTests {
 	@Test
 	void ignoresHooksWithoutAControllerName() {
 		SimpleMeterRegistry registry = new SimpleMeterRegistry();
-		ControllerRuntimeMetrics metrics = new ControllerRuntimeMetrics(registry, new PrometheusRegistry(), this.failures);
+		ControllerRuntimeMetrics metrics = new ControllerRuntimeMetrics(registry, new PrometheusRegistry(),
+				this.failures);
 		metrics.receivedEvent(new Event(new ResourceID("a", "default")), Map.of());
 		metrics.cleanupDoneFor(new ResourceID("a", "default"), null);
 		assertThat(registry.getMeters()).isEmpty();
@@ -130,7 +133,9 @@ class ControllerRuntimeMetricsTests {
 	private static HistogramSnapshot.HistogramDataPointSnapshot reconcileTime(PrometheusRegistry prometheus) {
 		HistogramSnapshot reconcileTime = (HistogramSnapshot) prometheus.scrape()
 			.stream()
-			.filter((snapshot) -> snapshot.getMetadata().getPrometheusName().equals(ControllerRuntimeHistograms.RECONCILE_TIME))
+			.filter((snapshot) -> snapshot.getMetadata()
+				.getPrometheusName()
+				.equals(ControllerRuntimeHistograms.RECONCILE_TIME))
 			.findFirst()
 			.orElseThrow();
 		return reconcileTime.getDataPoints().get(0);

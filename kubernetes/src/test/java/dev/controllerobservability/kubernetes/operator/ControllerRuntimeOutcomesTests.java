@@ -81,9 +81,8 @@ class ControllerRuntimeOutcomesTests {
 	private void failedReconciliation() {
 		this.metrics.reconcileCustomResource(this.resource, null, WIDGET);
 		this.metrics.reconciliationExecutionStarted(this.resource, WIDGET);
-		assertThatExceptionOfType(IllegalStateException.class)
-			.isThrownBy(() -> this.metrics.timeControllerExecution(
-					ControllerRuntimeMetricsTests.execution(null, new IllegalStateException("failure"))));
+		assertThatExceptionOfType(IllegalStateException.class).isThrownBy(() -> this.metrics.timeControllerExecution(
+				ControllerRuntimeMetricsTests.execution(null, new IllegalStateException("failure"))));
 	}
 
 	private void assertOutcome(double retries, double terminalErrors) {

@@ -16,7 +16,8 @@ import dev.controllerobservability.operations.ControllerOperations;
 
 /**
  * A controller whose build runs Spring AOT; its handlers call the {@link Provisioner},
- * which times operations with the annotation and with {@link ControllerOperations#observe}.
+ * which times operations with the annotation and with
+ * {@link ControllerOperations#observe}.
  */
 @SpringBootApplication
 @Import(ProvisioningConfiguration.class)

@@ -48,7 +48,8 @@ class AotControllerApplicationIT {
 		command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
 		command.add("-Dspring.aot.enabled=true");
 		command.add("-cp");
-		command.add(property("aot.application.classes") + File.pathSeparator + property("aot.application.dependencies"));
+		command
+			.add(property("aot.application.classes") + File.pathSeparator + property("aot.application.dependencies"));
 		command.add(AotControllerApplication.class.getName());
 		command.add("--server.port=0");
 		application = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
@@ -117,7 +118,8 @@ class AotControllerApplicationIT {
 		assertThat(json.<List<String>>read(
 				"$.reflection[?(@.type == 'dev.controllerobservability.operations.ObservedOperationAspect')].methods[*].name"))
 			.containsExactly("observe");
-		assertThat(json.<List<String>>read("$.reflection[?(@.type == 'dev.controllerobservability.rules.RuleSet')].methods[*].name"))
+		assertThat(json.<List<String>>read(
+				"$.reflection[?(@.type == 'dev.controllerobservability.rules.RuleSet')].methods[*].name"))
 			.containsExactlyInAnyOrder("alerts", "group", "recordingRules");
 		assertThat(json.<List<String>>read(
 				"$.reflection[?(@.type == 'dev.controllerobservability.lint.LintFinding')].methods[*].name"))

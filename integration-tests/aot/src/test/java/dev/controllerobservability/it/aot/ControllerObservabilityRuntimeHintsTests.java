@@ -60,8 +60,8 @@ class ControllerObservabilityRuntimeHintsTests {
 	@Test
 	void invokesTheAspectAndReadsItsAnnotations() throws Exception {
 		assertThat(RuntimeHintsPredicates.reflection()
-			.onMethodInvocation(ObservedOperationAspect.class.getMethod("observe",
-					org.aspectj.lang.ProceedingJoinPoint.class)))
+			.onMethodInvocation(
+					ObservedOperationAspect.class.getMethod("observe", org.aspectj.lang.ProceedingJoinPoint.class)))
 			.accepts(this.hints);
 		assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(ObservedOperation.class.getMethod("value")))
 			.accepts(this.hints);

@@ -30,8 +30,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * With micrometer-registry-otlp next to the starter, operation metrics reach an OTLP
- * receiver with their namespace, description, common tags, operation tags and buckets,
- * in seconds.
+ * receiver with their namespace, description, common tags, operation tags and buckets, in
+ * seconds.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
 @AutoConfigureMetrics
@@ -74,7 +74,8 @@ class OtlpExportTests {
 							"IllegalArgumentException"));
 		for (HistogramDataPoint point : points) {
 			assertThat(point.getExplicitBoundsList()).containsExactly(0.5, 5.0);
-			// Binding takes far less than half a second: every call lands in the first bucket.
+			// Binding takes far less than half a second: every call lands in the first
+			// bucket.
 			assertThat(point.getBucketCountsList()).containsExactly(point.getCount(), 0L, 0L);
 			assertThat(point.getSum()).isLessThan(0.5 * point.getCount());
 		}
@@ -92,8 +93,8 @@ class OtlpExportTests {
 		Metric metric = awaitCount("karpenter.launch.duration", Map.of("provisioner", "spot"), 1);
 		assertThat(metric.getUnit()).isEqualTo("seconds");
 		HistogramDataPoint point = metric.getHistogram().getDataPoints(0);
-		assertThat(attributes(point)).isEqualTo(
-				Map.of("cluster", "dev", "provisioner", "spot", "result", "success", "error", "none"));
+		assertThat(attributes(point))
+			.isEqualTo(Map.of("cluster", "dev", "provisioner", "spot", "result", "success", "error", "none"));
 		// controller-runtime's reconcile buckets: 0.005 s up to 60 s.
 		assertThat(point.getExplicitBoundsList()).startsWith(0.005, 0.01, 0.025).endsWith(60.0);
 	}

@@ -45,8 +45,8 @@ final class OtlpReceiver implements AutoCloseable {
 	}
 
 	/**
-	 * The most recently received state of a metric; with cumulative temporality it
-	 * holds everything recorded so far.
+	 * The most recently received state of a metric; with cumulative temporality it holds
+	 * everything recorded so far.
 	 * @param name the OTLP metric name
 	 * @return the metric from the latest request that carried it
 	 */

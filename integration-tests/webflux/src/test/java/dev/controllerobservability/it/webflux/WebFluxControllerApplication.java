@@ -15,8 +15,8 @@ import dev.controllerobservability.it.fixtures.ProvisioningConfiguration;
 import dev.controllerobservability.operations.ControllerOperations;
 
 /**
- * A controller served by WebFlux; its handlers call the {@link Provisioner}, which
- * times operations with the annotation and with {@link ControllerOperations#observe}.
+ * A controller served by WebFlux; its handlers call the {@link Provisioner}, which times
+ * operations with the annotation and with {@link ControllerOperations#observe}.
  */
 @SpringBootApplication
 @Import(ProvisioningConfiguration.class)

@@ -42,7 +42,12 @@ class WebFluxControllerApplicationTests {
 
 	@Test
 	void recordsAnnotatedOperationsCalledFromHandlers() {
-		this.client.get().uri("/provisioners/gpu/bind/3").exchange().expectStatus().isOk().expectBody(String.class)
+		this.client.get()
+			.uri("/provisioners/gpu/bind/3")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody(String.class)
 			.isEqualTo("3");
 		this.client.get().uri("/provisioners/gpu/bind/-1").exchange().expectStatus().isBadRequest();
 		this.client.get().uri("/provisioners/gpu/bind/2").exchange().expectStatus().isOk();
@@ -60,7 +65,12 @@ class WebFluxControllerApplicationTests {
 
 	@Test
 	void recordsObservedOperationsCalledFromHandlers() {
-		this.client.get().uri("/provisioners/spot/launch").exchange().expectStatus().isOk().expectBody(String.class)
+		this.client.get()
+			.uri("/provisioners/spot/launch")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody(String.class)
 			.isEqualTo("launched for spot");
 		assertThat(scrape()).contains("karpenter_launch_duration_seconds_count{cluster=\"dev\",error=\"none\","
 				+ "provisioner=\"spot\",result=\"success\"} 1\n");
@@ -69,22 +79,52 @@ class WebFluxControllerApplicationTests {
 	@Test
 	void servesTheCatalogTheRulesAndTheLintFindings() {
 		this.client.get().uri("/provisioners/default/bind/1").exchange().expectStatus().isOk();
-		this.client.get().uri("/actuator/controllermetrics").exchange().expectStatus().isOk().expectBody()
-			.jsonPath("$.namespace").isEqualTo("karpenter")
+		this.client.get()
+			.uri("/actuator/controllermetrics")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody()
+			.jsonPath("$.namespace")
+			.isEqualTo("karpenter")
 			.jsonPath("$.metrics[?(@.name == 'karpenter_allocation_controller_bind_duration_seconds')].labels[*]")
 			.isEqualTo(List.of("cluster", "error", "provisioner", "result"));
-		this.client.get().uri("/actuator/controllerrules").exchange().expectStatus().isOk().expectBody()
-			.jsonPath("$.group").isEqualTo("karpenter.rules");
-		this.client.get().uri("/actuator/controllerrules/prometheusrule").exchange().expectStatus().isOk()
+		this.client.get()
+			.uri("/actuator/controllerrules")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody()
+			.jsonPath("$.group")
+			.isEqualTo("karpenter.rules");
+		this.client.get()
+			.uri("/actuator/controllerrules/prometheusrule")
+			.exchange()
+			.expectStatus()
+			.isOk()
 			.expectBody(String.class)
-			.value((body) -> assertThat(body).startsWith("apiVersion: monitoring.coreos.com/v1\nkind: PrometheusRule\n"));
-		this.client.get().uri("/actuator/controllermetricslint").exchange().expectStatus().isOk().expectBody()
-			.jsonPath("$.controller").isEmpty();
+			.value((body) -> assertThat(body)
+				.startsWith("apiVersion: monitoring.coreos.com/v1\nkind: PrometheusRule\n"));
+		this.client.get()
+			.uri("/actuator/controllermetricslint")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody()
+			.jsonPath("$.controller")
+			.isEmpty();
 	}
 
 	private String scrape() {
-		return this.client.get().uri("/actuator/prometheus").accept(MediaType.TEXT_PLAIN).exchange()
-			.expectStatus().isOk().expectBody(String.class).returnResult().getResponseBody();
+		return this.client.get()
+			.uri("/actuator/prometheus")
+			.accept(MediaType.TEXT_PLAIN)
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody(String.class)
+			.returnResult()
+			.getResponseBody();
 	}
 
 	private static boolean isPresent(String className) {
