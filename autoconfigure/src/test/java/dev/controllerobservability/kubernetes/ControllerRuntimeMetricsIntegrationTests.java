@@ -113,6 +113,9 @@ class ControllerRuntimeMetricsIntegrationTests {
 					// lose some.
 					assertThat(scrape.value("controller_runtime_reconcile_time_seconds_count", WIDGET)).isEqualTo(11.0);
 					assertThat(scrape.value("workqueue_work_duration_seconds_count", QUEUE)).isEqualTo(11.0);
+					assertThat(scrape.value("workqueue_queue_duration_seconds_count", QUEUE)).isEqualTo(11.0);
+					assertThat(scrape.value("workqueue_adds_total", QUEUE)).isEqualTo(11.0);
+					assertThat(scrape.value("workqueue_retries_total", QUEUE)).isEqualTo(5.0);
 				});
 			}
 			finally {

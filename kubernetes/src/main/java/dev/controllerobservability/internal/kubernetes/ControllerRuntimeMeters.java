@@ -206,12 +206,16 @@ public final class ControllerRuntimeMeters {
 	}
 
 	public void finished(ResourceID resource, long now) {
-		// The SDK also calls this when it skipped the reconciliation (resource gone from
-		// its cache).
-		this.submitted.remove(resource);
 		Long start = this.working.remove(Thread.currentThread());
 		if (start != null) {
 			this.histograms.workDuration().observe((now - start) / NANOS_PER_SECOND);
+		}
+		else {
+			// The SDK also calls this when it skipped the reconciliation (resource gone
+			// from its cache): that submission ends here. After a reconciliation that did
+			// run, a submission of the same resource is a newer one (an immediate requeue
+			// submitted from this thread) and waits for its own start.
+			this.submitted.remove(resource);
 		}
 		// Still failed here: retries exhausted, or an Error escaped the SDK. Neither is a
 		// terminal error.

@@ -9,6 +9,7 @@ import io.javaoperatorsdk.operator.api.reconciler.Constants;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
 import org.junit.jupiter.api.Test;
 
 import dev.controllerobservability.internal.metrics.RecordingFailures;
@@ -27,8 +28,10 @@ class ControllerRuntimeOutcomesTests {
 
 	private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
+	private final PrometheusRegistry prometheusRegistry = new PrometheusRegistry();
+
 	private final ControllerRuntimeMetrics metrics = new ControllerRuntimeMetrics(this.registry,
-			new PrometheusRegistry(), new RecordingFailures(new SimpleMeterRegistry(), "test", Duration.ofHours(1)));
+			this.prometheusRegistry, new RecordingFailures(new SimpleMeterRegistry(), "test", Duration.ofHours(1)));
 
 	private final ConfigMap resource = new ConfigMapBuilder().withNewMetadata()
 		.withName("a")
@@ -76,6 +79,25 @@ class ControllerRuntimeOutcomesTests {
 		failedReconciliation();
 		this.metrics.reconciliationExecutionFinished(this.resource, WIDGET);
 		assertOutcome(0, 0);
+	}
+
+	@Test
+	void observesTheQueueWaitOfARequeueSubmittedBeforeThePreviousRunFinished() {
+		// The SDK submits an immediate requeue from the reconciling thread, before it
+		// reports that thread's run finished.
+		this.metrics.reconcileCustomResource(this.resource, null, WIDGET);
+		this.metrics.reconciliationExecutionStarted(this.resource, WIDGET);
+		this.metrics.reconcileCustomResource(this.resource, null, WIDGET);
+		this.metrics.reconciliationExecutionFinished(this.resource, WIDGET);
+		this.metrics.reconciliationExecutionStarted(this.resource, WIDGET);
+		this.metrics.reconciliationExecutionFinished(this.resource, WIDGET);
+		HistogramSnapshot queueDuration = (HistogramSnapshot) this.prometheusRegistry.scrape()
+			.stream()
+			.filter((snapshot) -> snapshot.getMetadata().getPrometheusName().equals("workqueue_queue_duration_seconds"))
+			.findFirst()
+			.orElseThrow();
+		assertThat(queueDuration.getDataPoints()).singleElement()
+			.satisfies((point) -> assertThat(point.getCount()).isEqualTo(2));
 	}
 
 	private void failedReconciliation() {
