@@ -6,10 +6,16 @@ import java.util.Set;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import dev.controllerobservability.test.CapturedLog;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 class CardinalityLimiterTests {
+
+	@RegisterExtension
+	final CapturedLog log = new CapturedLog(CardinalityLimiter.class);
 
 	private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
@@ -69,6 +75,13 @@ class CardinalityLimiterTests {
 			.isEqualTo(Tags.of("provisioner", "p0", "zone", "us-east-1a"));
 		assertThat(this.registry.get("karpenter.cardinality_enforcement_series_overflows").counter().count())
 			.isEqualTo(1);
+		this.limiter.limit("karpenter_pods_total", "provisioner", "p1", "zone", "z3");
+		// Counted every time, logged once per metric.
+		assertThat(this.registry.get("karpenter.cardinality_enforcement_series_overflows").counter().count())
+			.isEqualTo(2);
+		assertThat(this.log.events()).singleElement()
+			.satisfies((event) -> assertThat(event.getFormattedMessage()).contains("karpenter_pods_total",
+					"controller.observability.max-series-per-metric"));
 	}
 
 	@Test
