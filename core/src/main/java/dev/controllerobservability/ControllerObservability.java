@@ -19,7 +19,7 @@ import dev.controllerobservability.internal.cardinality.CardinalityLimiter;
 import dev.controllerobservability.internal.catalog.MetricCatalog;
 import dev.controllerobservability.internal.metrics.ControllerMeterFilter;
 import dev.controllerobservability.internal.metrics.MetricConventions;
-import dev.controllerobservability.internal.metrics.RecordingFailures;
+import dev.controllerobservability.RecordingFailures;
 import dev.controllerobservability.internal.operations.OperationMeterObservationHandler;
 import dev.controllerobservability.internal.stability.StabilityPolicy;
 import dev.controllerobservability.internal.stability.Version;

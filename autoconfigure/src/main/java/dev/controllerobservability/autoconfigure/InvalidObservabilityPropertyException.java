@@ -1,6 +1,6 @@
 package dev.controllerobservability.autoconfigure;
 
-import dev.controllerobservability.internal.metrics.InvalidDefinitionException;
+import dev.controllerobservability.InvalidDefinitionException;
 
 /**
  * A {@code controller.observability.*} property has a value the starter cannot use.

@@ -22,7 +22,7 @@ import dev.controllerobservability.kubernetes.leader.LeaderElectionMetrics;
 import dev.controllerobservability.kubernetes.operator.ControllerRuntimeMetrics;
 import dev.controllerobservability.kubernetes.operator.OperatorObservability;
 import dev.controllerobservability.kubernetes.process.StandardProcessMetrics;
-import dev.controllerobservability.internal.metrics.RecordingFailures;
+import dev.controllerobservability.RecordingFailures;
 
 /**
  * Kubernetes metrics under their standard names: {@code leader_election_master_status}

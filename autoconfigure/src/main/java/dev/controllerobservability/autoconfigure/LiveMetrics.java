@@ -14,7 +14,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 
 import dev.controllerobservability.catalog.ControllerMetrics;
 import dev.controllerobservability.docs.MetricsReference;
-import dev.controllerobservability.internal.metrics.ExposedFamily;
+import dev.controllerobservability.exposition.ExposedFamily;
 import dev.controllerobservability.exposition.Exposition;
 import dev.controllerobservability.lint.LintReport;
 import dev.controllerobservability.lint.MetricsLinter;

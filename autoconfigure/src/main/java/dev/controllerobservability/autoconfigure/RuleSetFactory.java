@@ -12,13 +12,13 @@ import dev.controllerobservability.operations.ControllerOperations;
 import dev.controllerobservability.internal.operations.OperationDescriptor;
 import dev.controllerobservability.rules.AlertRule;
 import dev.controllerobservability.rules.InvalidRuleException;
-import dev.controllerobservability.rules.OperationRuleSettings;
-import dev.controllerobservability.rules.OperationRules;
-import dev.controllerobservability.rules.PromQl;
+import dev.controllerobservability.internal.rules.OperationRuleSettings;
+import dev.controllerobservability.internal.rules.OperationRules;
+import dev.controllerobservability.internal.rules.PromQl;
 import dev.controllerobservability.rules.RecordingRule;
 import dev.controllerobservability.rules.RuleSet;
-import dev.controllerobservability.rules.RuleTemplates;
-import dev.controllerobservability.rules.RuleValidator;
+import dev.controllerobservability.internal.rules.RuleTemplates;
+import dev.controllerobservability.internal.rules.RuleValidator;
 
 /**
  * Builds the {@link RuleSet} from {@code controller.observability.alerts},

@@ -7,7 +7,7 @@ import java.util.regex.Pattern;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.Environment;
 
-import dev.controllerobservability.rules.PromQl;
+import dev.controllerobservability.internal.rules.PromQl;
 import dev.controllerobservability.rules.ScrapeTarget;
 
 /**

@@ -14,12 +14,12 @@ import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.ApplicationListener;
 
 import dev.controllerobservability.autoconfigure.ControllerObservabilityProperties.Lint.Mode;
-import dev.controllerobservability.internal.metrics.ExposedFamily;
+import dev.controllerobservability.exposition.ExposedFamily;
 import dev.controllerobservability.exposition.Exposition;
 import dev.controllerobservability.lint.LintFinding;
 import dev.controllerobservability.lint.LintReport;
 import dev.controllerobservability.rules.AlertRule;
-import dev.controllerobservability.rules.PromQl;
+import dev.controllerobservability.internal.rules.PromQl;
 import dev.controllerobservability.rules.RecordingRule;
 import dev.controllerobservability.rules.RuleSet;
 

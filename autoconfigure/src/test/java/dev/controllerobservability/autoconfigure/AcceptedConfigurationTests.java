@@ -12,7 +12,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import dev.controllerobservability.autoconfigure.ConfiguredApplication.Source;
-import dev.controllerobservability.internal.metrics.ExposedFamily;
+import dev.controllerobservability.exposition.ExposedFamily;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

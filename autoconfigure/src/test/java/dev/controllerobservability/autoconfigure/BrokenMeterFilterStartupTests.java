@@ -16,7 +16,7 @@ import org.springframework.boot.micrometer.observation.autoconfigure.Observation
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.controllerobservability.catalog.ControllerMetrics;
-import dev.controllerobservability.internal.metrics.RecordingFailures;
+import dev.controllerobservability.RecordingFailures;
 import dev.controllerobservability.operations.ControllerOperations;
 
 import static org.assertj.core.api.Assertions.assertThat;

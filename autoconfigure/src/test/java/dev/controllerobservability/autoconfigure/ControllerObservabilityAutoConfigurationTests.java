@@ -29,7 +29,7 @@ import org.springframework.context.annotation.Configuration;
 import dev.controllerobservability.internal.catalog.MetricCatalog;
 import dev.controllerobservability.catalog.MetricDefinition;
 import dev.controllerobservability.internal.metrics.ControllerMeterFilter;
-import dev.controllerobservability.internal.metrics.RecordingFailures;
+import dev.controllerobservability.RecordingFailures;
 import dev.controllerobservability.operations.ControllerOperations;
 import dev.controllerobservability.operations.ObservedOperationAspect;
 import dev.controllerobservability.internal.operations.OperationMeterObservationHandler;

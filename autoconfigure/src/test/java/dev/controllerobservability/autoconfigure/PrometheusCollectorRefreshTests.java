@@ -20,7 +20,7 @@ import dev.controllerobservability.internal.cardinality.CardinalityLimiter;
 import dev.controllerobservability.catalog.ControllerMetrics;
 import dev.controllerobservability.internal.catalog.MetricCatalog;
 import dev.controllerobservability.catalog.MetricDefinition;
-import dev.controllerobservability.internal.metrics.RecordingFailures;
+import dev.controllerobservability.RecordingFailures;
 import dev.controllerobservability.internal.stability.StabilityPolicy;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -17,7 +17,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.aop.aspectj.annotation.AspectJProxyFactory;
 
-import dev.controllerobservability.internal.metrics.RecordingFailures;
+import dev.controllerobservability.RecordingFailures;
 import dev.controllerobservability.internal.operations.OperationMeterObservationHandler;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -6,7 +6,7 @@ import java.util.Map;
 import io.micrometer.core.instrument.Tags;
 import org.junit.jupiter.api.Test;
 
-import dev.controllerobservability.internal.metrics.ExposedFamily;
+import dev.controllerobservability.exposition.ExposedFamily;
 import dev.controllerobservability.exposition.Exposition;
 import dev.controllerobservability.test.Promtool;
 

@@ -13,7 +13,7 @@ import dev.controllerobservability.catalog.ControllerMetrics;
 import dev.controllerobservability.internal.catalog.MetricCatalog;
 import dev.controllerobservability.catalog.MetricDefinition;
 import dev.controllerobservability.internal.metrics.ControllerMeterFilter;
-import dev.controllerobservability.internal.metrics.RecordingFailures;
+import dev.controllerobservability.RecordingFailures;
 import dev.controllerobservability.operations.ControllerOperations;
 import dev.controllerobservability.internal.operations.OperationMeterObservationHandler;
 import dev.controllerobservability.internal.stability.StabilityPolicy;

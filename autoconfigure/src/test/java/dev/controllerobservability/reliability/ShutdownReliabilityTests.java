@@ -23,7 +23,7 @@ import dev.controllerobservability.autoconfigure.ControllerObservabilityAutoConf
 import dev.controllerobservability.autoconfigure.ControllerObservabilityEndpointsAutoConfiguration;
 import dev.controllerobservability.autoconfigure.ControllerRulesAndLintAutoConfiguration;
 import dev.controllerobservability.autoconfigure.ObservedOperationAspectAutoConfiguration;
-import dev.controllerobservability.internal.metrics.RecordingFailures;
+import dev.controllerobservability.RecordingFailures;
 import dev.controllerobservability.operations.ControllerOperations;
 import dev.controllerobservability.test.CapturedLog;
 

@@ -15,7 +15,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import dev.controllerobservability.internal.metrics.ControllerMeterFilter;
-import dev.controllerobservability.internal.metrics.RecordingFailures;
+import dev.controllerobservability.RecordingFailures;
 import dev.controllerobservability.operations.ControllerOperations;
 import dev.controllerobservability.internal.operations.OperationMeterObservationHandler;
 

@@ -1,6 +1,6 @@
 package dev.controllerobservability.catalog;
 
-import dev.controllerobservability.internal.metrics.InvalidDefinitionException;
+import dev.controllerobservability.InvalidDefinitionException;
 
 /**
  * A metric definition the catalog cannot accept. Names the metric, the field, the value,

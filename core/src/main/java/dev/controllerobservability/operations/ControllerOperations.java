@@ -17,10 +17,10 @@ import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
 import dev.controllerobservability.internal.cardinality.CardinalityLimiter;
-import dev.controllerobservability.internal.metrics.ExposedFamily;
+import dev.controllerobservability.exposition.ExposedFamily;
 import dev.controllerobservability.internal.metrics.MetricConventions;
 import dev.controllerobservability.internal.metrics.MetricNames;
-import dev.controllerobservability.internal.metrics.RecordingFailures;
+import dev.controllerobservability.RecordingFailures;
 import dev.controllerobservability.internal.operations.ObservationRecorder;
 import dev.controllerobservability.internal.operations.OperationDescriptor;
 import dev.controllerobservability.internal.operations.OperationResolver;

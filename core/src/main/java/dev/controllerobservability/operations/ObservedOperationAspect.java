@@ -14,7 +14,7 @@ import org.aspectj.lang.annotation.Aspect;
 import org.aspectj.lang.reflect.MethodSignature;
 
 import dev.controllerobservability.internal.metrics.MetricConventions;
-import dev.controllerobservability.internal.metrics.RecordingFailures;
+import dev.controllerobservability.RecordingFailures;
 
 /**
  * Times methods annotated with {@link ObservedOperation} through

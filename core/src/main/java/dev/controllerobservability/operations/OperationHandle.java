@@ -7,7 +7,7 @@ import io.micrometer.core.instrument.Clock;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.observation.Observation;
 
-import dev.controllerobservability.internal.metrics.RecordingFailures;
+import dev.controllerobservability.RecordingFailures;
 import dev.controllerobservability.internal.operations.OperationDescriptor;
 import dev.controllerobservability.internal.operations.OperationSeries;
 

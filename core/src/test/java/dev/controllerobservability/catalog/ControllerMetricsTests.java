@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.controllerobservability.internal.cardinality.CardinalityLimiter;
 import dev.controllerobservability.internal.catalog.MetricCatalog;
-import dev.controllerobservability.internal.metrics.RecordingFailures;
+import dev.controllerobservability.RecordingFailures;
 import dev.controllerobservability.stability.StabilityLevel;
 import dev.controllerobservability.internal.stability.StabilityPolicy;
 import dev.controllerobservability.internal.stability.Version;

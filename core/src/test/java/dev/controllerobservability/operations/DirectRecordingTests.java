@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.controllerobservability.internal.metrics.ControllerMeterFilter;
 import dev.controllerobservability.internal.cardinality.CardinalityLimiter;
-import dev.controllerobservability.internal.metrics.RecordingFailures;
+import dev.controllerobservability.RecordingFailures;
 import dev.controllerobservability.internal.operations.OperationMeterObservationHandler;
 import dev.controllerobservability.test.PrometheusScrape;
 

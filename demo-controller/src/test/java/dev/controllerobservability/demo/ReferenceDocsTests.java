@@ -20,7 +20,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import dev.controllerobservability.autoconfigure.ControllerArtefacts;
 import dev.controllerobservability.autoconfigure.LiveMetrics;
 import dev.controllerobservability.docs.MetricsReference;
-import dev.controllerobservability.internal.metrics.ExposedFamily;
+import dev.controllerobservability.exposition.ExposedFamily;
 import dev.controllerobservability.exposition.Exposition;
 import dev.controllerobservability.lint.MetricsLinter;
 import dev.controllerobservability.docs.StableMetricsGoldenFile;

@@ -21,8 +21,8 @@ import org.springframework.boot.test.context.SpringBootTest;
 
 import dev.controllerobservability.autoconfigure.ControllerArtefacts;
 import dev.controllerobservability.autoconfigure.LiveMetrics;
-import dev.controllerobservability.internal.metrics.ExposedFamily;
-import dev.controllerobservability.rules.PromQl;
+import dev.controllerobservability.exposition.ExposedFamily;
+import dev.controllerobservability.internal.rules.PromQl;
 import dev.controllerobservability.test.Promtool;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -5,60 +5,47 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.controllerobservability.exposition.ExposedFamily;
+import dev.controllerobservability.exposition.Exposition;
 
 /**
  * A parsed Prometheus text-format scrape, for asserting exact names, labels and values.
+ * It reads the scrape with the same {@link Exposition} reader as the linter and the
+ * reference docs. Example:
+ *
+ * <pre>{@code
+ * PrometheusScrape scrape = PrometheusScrape.parse(registry.scrape());
+ * assertThat(scrape.value("karpenter_nodes_created_total", Map.of("provisioner", "gpu"))).isEqualTo(1.0);
+ * }</pre>
  */
 public final class PrometheusScrape {
 
-	private static final Pattern SAMPLE = Pattern
-		.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\\{(.*)\\})?\\s+(\\S+)(?:\\s+\\S+)?$");
-
-	private static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\",?");
-
 	private final String text;
 
-	private final Map<String, String> types = new LinkedHashMap<>();
+	private final Exposition exposition;
 
-	private final Map<String, String> helps = new LinkedHashMap<>();
-
-	private final List<Sample> samples = new ArrayList<>();
+	private final List<Sample> samples;
 
 	private PrometheusScrape(String text) {
 		this.text = text;
-		for (String line : text.split("\n")) {
-			if (line.startsWith("# TYPE ")) {
-				String[] parts = line.substring(7).split(" ", 2);
-				this.types.put(parts[0], parts[1].trim());
-			}
-			else if (line.startsWith("# HELP ")) {
-				String[] parts = line.substring(7).split(" ", 2);
-				this.helps.put(parts[0], (parts.length > 1) ? parts[1] : "");
-			}
-			else if (!line.isBlank() && !line.startsWith("#")) {
-				Matcher matcher = SAMPLE.matcher(line);
-				if (!matcher.matches()) {
-					throw new IllegalStateException("Unparseable sample line: " + line);
-				}
-				Map<String, String> labels = new LinkedHashMap<>();
-				if (matcher.group(2) != null) {
-					Matcher label = LABEL.matcher(matcher.group(2));
-					while (label.find()) {
-						labels.put(label.group(1), label.group(2));
-					}
-				}
-				this.samples.add(new Sample(matcher.group(1), labels, Double.parseDouble(matcher.group(3))));
-			}
+		try {
+			this.exposition = Exposition.parse(text);
 		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalStateException("Unparseable scrape: " + ex.getMessage(), ex);
+		}
+		this.samples = this.exposition.samples()
+			.stream()
+			.map((sample) -> new Sample(sample.name(), sample.labels(), sample.value()))
+			.toList();
 	}
 
 	/**
@@ -76,25 +63,48 @@ public final class PrometheusScrape {
 		return parse(response.body());
 	}
 
+	/**
+	 * Reads a scrape.
+	 * @param text the scrape in the Prometheus text format
+	 * @return the parsed scrape
+	 * @throws IllegalStateException for a line that is not of the text format
+	 */
 	public static PrometheusScrape parse(String text) {
 		return new PrometheusScrape(text);
 	}
 
+	/**
+	 * The scrape as read.
+	 * @return the text
+	 */
 	public String text() {
 		return this.text;
 	}
 
-	/** Family names, as declared by {@code # TYPE} lines. */
+	/** Family names, sorted. */
 	public Set<String> families() {
-		return new TreeSet<>(this.types.keySet());
+		return this.exposition.families()
+			.stream()
+			.map(ExposedFamily::name)
+			.collect(Collectors.toCollection(TreeSet::new));
 	}
 
-	public String type(String family) {
-		return this.types.get(family);
+	/**
+	 * The type of a family.
+	 * @param family the family name
+	 * @return its type, such as {@code histogram}, or {@code null} when not exposed
+	 */
+	public @Nullable String type(String family) {
+		return this.exposition.family(family).map(ExposedFamily::type).orElse(null);
 	}
 
-	public String help(String family) {
-		return this.helps.get(family);
+	/**
+	 * The help text of a family, unescaped.
+	 * @param family the family name
+	 * @return its help text, or {@code null} when not exposed or without help
+	 */
+	public @Nullable String help(String family) {
+		return this.exposition.family(family).map(ExposedFamily::help).orElse(null);
 	}
 
 	/** Samples of one sample name (such as {@code x_bucket}). */

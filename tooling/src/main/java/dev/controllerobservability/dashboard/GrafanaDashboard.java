@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import dev.controllerobservability.docs.Json;
+import dev.controllerobservability.internal.json.Json;
 import dev.controllerobservability.docs.ReferenceEntry;
 import dev.controllerobservability.internal.operations.OperationDescriptor;
 

@@ -10,8 +10,9 @@ import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import dev.controllerobservability.internal.metrics.ExposedFamily;
+import dev.controllerobservability.exposition.ExposedFamily;
 import dev.controllerobservability.exposition.Exposition;
+import dev.controllerobservability.internal.json.Json;
 import dev.controllerobservability.internal.metrics.MetricConventions;
 import dev.controllerobservability.stability.StabilityLevel;
 

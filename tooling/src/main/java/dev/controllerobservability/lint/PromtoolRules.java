@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.function.BiConsumer;
 import java.util.regex.Pattern;
 
-import dev.controllerobservability.internal.metrics.ExposedFamily;
+import dev.controllerobservability.exposition.ExposedFamily;
 
 /**
  * The rules of {@code promtool check metrics} (client_golang's promlint), with its exact

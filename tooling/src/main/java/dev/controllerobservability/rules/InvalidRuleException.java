@@ -1,6 +1,6 @@
 package dev.controllerobservability.rules;
 
-import dev.controllerobservability.internal.metrics.InvalidDefinitionException;
+import dev.controllerobservability.InvalidDefinitionException;
 
 /**
  * A rule that cannot be deployed: names the rule, the field, the value, why, and the fix.

@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import dev.controllerobservability.internal.rules.ManifestYaml;
+
 /**
  * A controller's rule group: recording rules first, then alerts, ready to deploy as a
  * Prometheus rules file or a Prometheus Operator {@code PrometheusRule}. Example:

@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import dev.controllerobservability.internal.rules.ManifestYaml;
+
 /**
  * Where and how often Prometheus scrapes the controller, rendered as the Prometheus
  * Operator's {@code monitoring.coreos.com/v1} {@code ServiceMonitor} (through the

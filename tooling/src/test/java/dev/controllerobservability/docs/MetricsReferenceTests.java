@@ -5,7 +5,7 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-import dev.controllerobservability.internal.metrics.ExposedFamily;
+import dev.controllerobservability.exposition.ExposedFamily;
 import dev.controllerobservability.exposition.Exposition;
 import dev.controllerobservability.stability.StabilityLevel;
 

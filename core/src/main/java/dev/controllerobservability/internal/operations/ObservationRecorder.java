@@ -7,7 +7,7 @@ import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
 import dev.controllerobservability.internal.metrics.MetricConventions;
-import dev.controllerobservability.internal.metrics.RecordingFailures;
+import dev.controllerobservability.RecordingFailures;
 
 /**
  * Records operations through the Micrometer Observation API, so that metrics and tracing

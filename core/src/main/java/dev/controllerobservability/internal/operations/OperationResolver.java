@@ -16,10 +16,10 @@ import org.jspecify.annotations.Nullable;
 
 import dev.controllerobservability.internal.cardinality.CardinalityLimiter;
 import dev.controllerobservability.internal.metrics.BucketRules;
-import dev.controllerobservability.internal.metrics.ExposedFamily;
+import dev.controllerobservability.exposition.ExposedFamily;
 import dev.controllerobservability.internal.metrics.MetricConventions;
 import dev.controllerobservability.internal.metrics.MetricNames;
-import dev.controllerobservability.internal.metrics.RecordingFailures;
+import dev.controllerobservability.RecordingFailures;
 import dev.controllerobservability.internal.stability.StabilityPolicy;
 import dev.controllerobservability.internal.stability.Visibility;
 import dev.controllerobservability.operations.OperationDefinition;

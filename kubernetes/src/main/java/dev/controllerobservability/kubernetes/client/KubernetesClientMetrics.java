@@ -25,7 +25,7 @@ import io.micrometer.core.instrument.Timer;
 
 import dev.controllerobservability.internal.kubernetes.KubernetesConventions;
 import dev.controllerobservability.internal.metrics.BucketRules;
-import dev.controllerobservability.internal.metrics.RecordingFailures;
+import dev.controllerobservability.RecordingFailures;
 
 /**
  * Counts and times the Kubernetes API calls of a fabric8 client as client-go does, so

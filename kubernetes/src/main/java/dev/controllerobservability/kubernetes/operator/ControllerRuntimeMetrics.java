@@ -24,7 +24,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import dev.controllerobservability.internal.kubernetes.ControllerRuntimeHistograms;
 import dev.controllerobservability.internal.kubernetes.ControllerRuntimeMeters;
 import dev.controllerobservability.internal.kubernetes.ReconcileResult;
-import dev.controllerobservability.internal.metrics.RecordingFailures;
+import dev.controllerobservability.RecordingFailures;
 
 /**
  * A Java Operator SDK {@link Metrics} that emits controller-runtime's metric names and

@@ -1,0 +1,33 @@
+package dev.controllerobservability;
+
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+
+import dev.controllerobservability.internal.test.InternalTypeLeaks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Keeps the public API of this module free of internal types, which may change in any
+ * release.
+ */
+class PublicApiTests {
+
+	private static final String REASON = "members the auto-configuration and ControllerObservability call to wire the core; each goes when it becomes an internal factory (issue 15)";
+
+	@Test
+	void namesNoInternalTypeButTheKnownOnes() {
+		assertThat(InternalTypeLeaks.in(Path.of("target/classes"))).as(REASON)
+			.containsExactlyInAnyOrder(
+					"dev.controllerobservability.catalog.ControllerMetrics#<init> mentions dev.controllerobservability.internal.cardinality.CardinalityLimiter",
+					"dev.controllerobservability.catalog.ControllerMetrics#<init> mentions dev.controllerobservability.internal.catalog.MetricCatalog",
+					"dev.controllerobservability.catalog.ControllerMetrics#<init> mentions dev.controllerobservability.internal.stability.StabilityPolicy",
+					"dev.controllerobservability.catalog.ControllerMetrics#catalog mentions dev.controllerobservability.internal.catalog.MetricCatalog",
+					"dev.controllerobservability.catalog.ControllerMetrics#collect mentions dev.controllerobservability.internal.catalog.MetricCollector",
+					"dev.controllerobservability.operations.ControllerOperations#describe mentions dev.controllerobservability.internal.operations.OperationDescriptor",
+					"dev.controllerobservability.operations.ControllerOperations$Builder#cardinalityLimiter mentions dev.controllerobservability.internal.cardinality.CardinalityLimiter",
+					"dev.controllerobservability.operations.ControllerOperations$Builder#directRecording mentions dev.controllerobservability.internal.operations.OperationSeriesCache");
+	}
+
+}

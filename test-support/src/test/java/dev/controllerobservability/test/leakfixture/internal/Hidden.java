@@ -1,0 +1,6 @@
+package dev.controllerobservability.test.leakfixture.internal;
+
+/** An internal type that {@code LeakingApi} names. */
+public class Hidden {
+
+}
