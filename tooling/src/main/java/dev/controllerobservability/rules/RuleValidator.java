@@ -1,7 +1,9 @@
 package dev.controllerobservability.rules;
 
+import java.util.Arrays;
 import java.util.Set;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * KubeVirt's rule checks: alert names PascalCase with an allowed {@code severity} and a
@@ -11,8 +13,10 @@ import java.util.regex.Pattern;
  */
 public final class RuleValidator {
 
-	/** Severities an alert may carry. */
-	public static final Set<String> SEVERITIES = Set.of("critical", "warning", "info");
+	/** Severities an alert may carry, as {@link AlertSeverity} writes them. */
+	public static final Set<String> SEVERITIES = Arrays.stream(AlertSeverity.values())
+		.map(AlertSeverity::toString)
+		.collect(Collectors.toUnmodifiableSet());
 
 	private static final Pattern PASCAL_CASE = Pattern.compile("[A-Z][a-zA-Z0-9]*");
 
