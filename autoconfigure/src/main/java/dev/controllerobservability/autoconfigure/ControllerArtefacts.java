@@ -44,7 +44,7 @@ public class ControllerArtefacts {
 
 	private final ScrapeTarget scrapeTarget;
 
-	public ControllerArtefacts(RuleSet rules, ControllerObservabilitySettings settings, ControllerOperations operations,
+	ControllerArtefacts(RuleSet rules, ControllerObservabilitySettings settings, ControllerOperations operations,
 			ControllerMetrics metrics, MetricsLinter linter, String applicationName, ScrapeTarget scrapeTarget) {
 		this.rules = rules;
 		this.settings = settings;

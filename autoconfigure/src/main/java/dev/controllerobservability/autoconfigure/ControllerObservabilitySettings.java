@@ -14,14 +14,16 @@ import io.micrometer.core.instrument.Tags;
 import org.springframework.core.env.Environment;
 import org.springframework.util.StringUtils;
 
-import dev.controllerobservability.autoconfigure.ControllerObservabilityProperties.Definition;
+import dev.controllerobservability.catalog.MetricDefinition;
 import dev.controllerobservability.internal.metrics.BucketRules;
 import dev.controllerobservability.internal.metrics.MetricConventions;
 import dev.controllerobservability.internal.metrics.MetricNames;
 import dev.controllerobservability.operations.OperationDefinition;
-import dev.controllerobservability.stability.StabilityLevel;
 import dev.controllerobservability.internal.stability.StabilityPolicy;
 import dev.controllerobservability.internal.stability.Version;
+import dev.controllerobservability.rules.AlertSeverity;
+import dev.controllerobservability.internal.rules.OperationRuleSettings;
+import dev.controllerobservability.rules.ScrapeTarget;
 
 /**
  * {@link ControllerObservabilityProperties} resolved and validated once at start-up: the
@@ -44,7 +46,7 @@ import dev.controllerobservability.internal.stability.Version;
  * @param rules the rules, alerts and scrape settings the generated artefacts come from
  * @param lint how the metrics linter judges the scrape
  */
-public record ControllerObservabilitySettings(String namespace, Tags commonTags, List<Double> durationBuckets,
+record ControllerObservabilitySettings(String namespace, Tags commonTags, List<Double> durationBuckets,
 		List<String> meterPrefixes, Duration errorLogInterval, Operations operations, StabilityPolicy stability,
 		List<String> disabledMetrics, Map<String, Map<String, Set<String>>> labelAllowList, int maxLabelValues,
 		int maxLabelValueLength, int maxSeriesPerMetric, Catalog catalog, Rules rules, Lint lint) {
@@ -64,7 +66,7 @@ public record ControllerObservabilitySettings(String namespace, Tags commonTags,
 	 * @return the settings
 	 * @throws InvalidObservabilityPropertyException for the first invalid value
 	 */
-	public static ControllerObservabilitySettings resolve(ControllerObservabilityProperties properties,
+	static ControllerObservabilitySettings resolve(ControllerObservabilityProperties properties,
 			Environment environment, String buildVersion) {
 		PropertySourceNames.check(environment);
 		String namespace = namespace(properties.getNamespace(), environment.getProperty("spring.application.name"));
@@ -76,31 +78,35 @@ public record ControllerObservabilitySettings(String namespace, Tags commonTags,
 			throw new InvalidObservabilityPropertyException(PREFIX + "error-log-interval", errorLogInterval,
 					"the interval must be zero or positive", "Set it to a duration such as 1m or 30s");
 		}
-		List<String> operationTags = labelKeys("operations.tags", properties.getOperations().getTags());
-		Map<String, Definition> configured = new LinkedHashMap<>(properties.getOperations().getDefinitions());
-		// bind: {} declares an operation too, though YAML leaves no property for it.
-		EmptyOperationDefinitions.find(environment).forEach((name) -> configured.putIfAbsent(name, new Definition()));
-		Map<String, OperationDefinition> definitions = definitions(configured);
+		Operations operations = operations(properties.getOperations(), environment);
 		StabilityPolicy stability = stability(properties, buildVersion);
 		Map<String, Map<String, Set<String>>> allowList = allowList(properties.getLabelAllowList());
 		int maxLabelValues = atLeastOne("max-label-values", properties.getMaxLabelValues());
 		int maxLabelValueLength = atLeastOne("max-label-value-length", properties.getMaxLabelValueLength());
 		int maxSeriesPerMetric = atLeastOne("max-series-per-metric", properties.getMaxSeriesPerMetric());
-		int maxOperations = atLeastOne("operations.max-operations", properties.getOperations().getMaxOperations());
-		Operations operations = new Operations(operationTags, definitions, maxOperations,
-				properties.getOperations().isDirectRecording());
-		ControllerObservabilityProperties.Rules rules = properties.getRules();
-		ControllerObservabilityProperties.Lint lint = properties.getLint();
+		List<String> disabledMetrics = disabledMetrics(properties.getDisabledMetrics());
+		Catalog catalog = new Catalog(MetricCatalogFactory.definitions(namespace, properties.getMetrics()));
+		Rules rules = RulesResolver.resolve(properties, namespace, environment);
+		LintProperties lint = properties.getLint();
 		return new ControllerObservabilitySettings(namespace, commonTags, buckets, meterPrefixes, errorLogInterval,
-				operations, stability, disabledMetrics(properties.getDisabledMetrics()), allowList, maxLabelValues,
-				maxLabelValueLength, maxSeriesPerMetric, new Catalog(Map.copyOf(properties.getMetrics())),
-				new Rules(rules.getWindow(), rules.getGroup(),
-						Collections.unmodifiableMap(rules.getPrometheusRuleLabels()),
-						Collections.unmodifiableMap(rules.getOperations()),
-						Collections.unmodifiableMap(properties.getRecordingRules()),
-						Collections.unmodifiableMap(properties.getAlerts()), properties.getScrape()),
-				new Lint(Set.copyOf(lint.getAllowedLabels()), List.copyOf(lint.getFrameworkPrefixes()),
-						lint.getMode()));
+				operations, stability, disabledMetrics, allowList, maxLabelValues, maxLabelValueLength,
+				maxSeriesPerMetric, catalog, rules, new Lint(Set.copyOf(lint.getAllowedLabels()),
+						List.copyOf(lint.getFrameworkPrefixes()), lint.getMode()));
+	}
+
+	/**
+	 * The operations section; a new {@code operations.*} property is read and checked
+	 * here and becomes a component of {@link Operations}.
+	 */
+	private static Operations operations(OperationsProperties properties, Environment environment) {
+		List<String> tags = labelKeys("operations.tags", properties.getTags());
+		Map<String, OperationDefinitionProperties> configured = new LinkedHashMap<>(properties.getDefinitions());
+		// bind: {} declares an operation too, though YAML leaves no property for it.
+		EmptyOperationDefinitions.find(environment)
+			.forEach((name) -> configured.putIfAbsent(name, new OperationDefinitionProperties()));
+		Map<String, OperationDefinition> definitions = definitions(configured);
+		int maxOperations = atLeastOne("operations.max-operations", properties.getMaxOperations());
+		return new Operations(tags, definitions, maxOperations, properties.isDirectRecording());
 	}
 
 	private static StabilityPolicy stability(ControllerObservabilityProperties properties, String buildVersion) {
@@ -302,10 +308,10 @@ public record ControllerObservabilitySettings(String namespace, Tags commonTags,
 		return List.copyOf(prefixes);
 	}
 
-	private static Map<String, OperationDefinition> definitions(Map<String, Definition> configured) {
+	private static Map<String, OperationDefinition> definitions(Map<String, OperationDefinitionProperties> configured) {
 		Map<String, OperationDefinition> definitions = new LinkedHashMap<>();
 		Map<String, String> configuredNames = new LinkedHashMap<>();
-		for (Map.Entry<String, Definition> entry : configured.entrySet()) {
+		for (Map.Entry<String, OperationDefinitionProperties> entry : configured.entrySet()) {
 			String property = "operations.definitions." + entry.getKey();
 			String name = MetricNames.toSnakeCase(entry.getKey());
 			if (!MetricNames.isSnakeCase(name)) {
@@ -325,7 +331,7 @@ public record ControllerObservabilitySettings(String namespace, Tags commonTags,
 		return Collections.unmodifiableMap(definitions);
 	}
 
-	private static OperationDefinition definition(String property, Definition definition) {
+	private static OperationDefinition definition(String property, OperationDefinitionProperties definition) {
 		String subsystem = definition.getSubsystem();
 		if (subsystem != null && !MetricNames.isSnakeCase(subsystem)) {
 			throw new InvalidObservabilityPropertyException(PREFIX + property + ".subsystem", subsystem,
@@ -340,11 +346,7 @@ public record ControllerObservabilitySettings(String namespace, Tags commonTags,
 		}
 		List<Double> buckets = definition.getBuckets().isEmpty() ? List.of()
 				: buckets(property + ".buckets", definition.getBuckets());
-		StabilityLevel stability = null;
-		if (definition.getStability() != null) {
-			stability = StabilityLevels.parse(PREFIX + property + ".stability", definition.getStability());
-		}
-		return new OperationDefinition(subsystem, description, buckets, stability);
+		return new OperationDefinition(subsystem, description, buckets, definition.getStability());
 	}
 
 	private static String suggestion(String value, String fallback) {
@@ -367,32 +369,72 @@ public record ControllerObservabilitySettings(String namespace, Tags commonTags,
 	}
 
 	/**
-	 * The metrics declared in configuration, checked against the {@code MetricDefinition}
-	 * beans when the catalog is built.
+	 * The metrics declared in configuration, each checked and checked against the others;
+	 * checked against the {@code MetricDefinition} beans when the catalog is built.
 	 *
-	 * @param metrics declared metrics keyed by name, as configured
+	 * @param metrics the declared metrics, in configuration order
 	 */
-	public record Catalog(Map<String, ControllerObservabilityProperties.Metric> metrics) {
+	public record Catalog(List<MetricDefinition> metrics) {
+
+		public Catalog {
+			metrics = List.copyOf(metrics);
+		}
 
 	}
 
 	/**
 	 * What the rules file, the {@code PrometheusRule}, the monitors and the dashboard are
-	 * generated from. Checked against the operations when the rule set is built.
+	 * generated from, checked. The placeholders of alerts and recording rules are
+	 * resolved, and the rules checked as Prometheus reads them, when the rule set is
+	 * built from the operations.
 	 *
 	 * @param window range of the rate windows, such as {@code 5m}
-	 * @param group name of the rule group, or {@code null} for one from the namespace
+	 * @param group name of the rule group
 	 * @param prometheusRuleLabels labels of the generated Prometheus Operator resources
 	 * @param operations built-in rules per operation, keyed as configured
 	 * @param recordingRules recording rules of the user's own, keyed by record name
 	 * @param alerts alerts of the user's own, keyed by alert name
-	 * @param scrape how Prometheus finds the controller's pods
+	 * @param scrape where and how often Prometheus scrapes the controller
 	 */
 	public record Rules(String window, String group, Map<String, String> prometheusRuleLabels,
-			Map<String, ControllerObservabilityProperties.OperationRules> operations,
-			Map<String, ControllerObservabilityProperties.Recording> recordingRules,
-			Map<String, ControllerObservabilityProperties.Alert> alerts,
-			ControllerObservabilityProperties.Scrape scrape) {
+			Map<String, OperationRuleSettings> operations, Map<String, Recording> recordingRules,
+			Map<String, Alert> alerts, ScrapeTarget scrape) {
+
+	}
+
+	/**
+	 * A recording rule as configured, before its placeholders are resolved.
+	 *
+	 * @param expr the PromQL expression
+	 * @param labels extra labels
+	 */
+	public record Recording(String expr, Map<String, String> labels) {
+
+		public Recording {
+			labels = Collections.unmodifiableMap(new LinkedHashMap<>(labels));
+		}
+
+	}
+
+	/**
+	 * An alert as configured, before its placeholders are resolved.
+	 *
+	 * @param expr the PromQL condition
+	 * @param forDuration how long the condition must hold, or {@code null}
+	 * @param severity the severity, or {@code null} when not given
+	 * @param summary one-line summary annotation
+	 * @param description description annotation, or {@code null}
+	 * @param runbookUrl runbook link annotation, or {@code null}
+	 * @param labels extra labels
+	 * @param annotations extra annotations
+	 */
+	public record Alert(String expr, String forDuration, AlertSeverity severity, String summary, String description,
+			String runbookUrl, Map<String, String> labels, Map<String, String> annotations) {
+
+		public Alert {
+			labels = Collections.unmodifiableMap(new LinkedHashMap<>(labels));
+			annotations = Collections.unmodifiableMap(new LinkedHashMap<>(annotations));
+		}
 
 	}
 
@@ -405,8 +447,7 @@ public record ControllerObservabilitySettings(String namespace, Tags commonTags,
 	 * whose findings never fail start-up
 	 * @param mode what a finding does at start-up
 	 */
-	public record Lint(Set<String> allowedLabels, List<String> frameworkPrefixes,
-			ControllerObservabilityProperties.Lint.Mode mode) {
+	public record Lint(Set<String> allowedLabels, List<String> frameworkPrefixes, LintProperties.Mode mode) {
 
 	}
 

@@ -44,7 +44,7 @@ public final class ControllerRulesAndLintAutoConfiguration {
 			ControllerOperations operations, ControllerMetrics metrics, MetricsLinter linter, Environment environment) {
 		String applicationName = environment.getProperty("spring.application.name", settings.namespace());
 		return new ControllerArtefacts(rules, settings, operations, metrics, linter, applicationName,
-				ScrapeTargetFactory.create(settings.rules(), environment, applicationName));
+				settings.rules().scrape());
 	}
 
 	@Bean

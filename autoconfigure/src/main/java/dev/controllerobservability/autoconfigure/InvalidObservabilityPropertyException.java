@@ -6,7 +6,7 @@ import dev.controllerobservability.InvalidDefinitionException;
  * A {@code controller.observability.*} property has a value the starter cannot use.
  * Carries everything a failure analysis needs: the property, the value, why, and the fix.
  */
-public class InvalidObservabilityPropertyException extends RuntimeException {
+class InvalidObservabilityPropertyException extends RuntimeException {
 
 	private final String property;
 

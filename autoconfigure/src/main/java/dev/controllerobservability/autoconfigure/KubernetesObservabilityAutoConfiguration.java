@@ -39,7 +39,7 @@ import dev.controllerobservability.RecordingFailures;
 @ConditionalOnBean(RecordingFailures.class)
 @ConditionalOnBooleanProperty(name = ControllerObservabilityProperties.PREFIX + ".kubernetes.enabled",
 		matchIfMissing = true)
-public class KubernetesObservabilityAutoConfiguration {
+public final class KubernetesObservabilityAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean

@@ -62,9 +62,8 @@ public class LiveMetrics {
 
 	private final LastResult<LintReport> lint = new LastResult<>();
 
-	public LiveMetrics(PrometheusMeterRegistry registry, ControllerMetrics metrics,
-			ControllerObservabilitySettings settings, MetricsLinter linter, ControllerOperations operations,
-			List<String> knownOperations) {
+	LiveMetrics(PrometheusMeterRegistry registry, ControllerMetrics metrics, ControllerObservabilitySettings settings,
+			MetricsLinter linter, ControllerOperations operations, List<String> knownOperations) {
 		this.registry = registry;
 		this.metrics = metrics;
 		this.settings = settings;

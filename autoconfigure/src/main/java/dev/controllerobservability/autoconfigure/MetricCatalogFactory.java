@@ -3,16 +3,17 @@ package dev.controllerobservability.autoconfigure;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 import dev.controllerobservability.catalog.InvalidMetricDefinitionException;
-import dev.controllerobservability.internal.catalog.MetricCatalog;
 import dev.controllerobservability.catalog.MetricDefinition;
-import dev.controllerobservability.catalog.MetricType;
-import dev.controllerobservability.stability.StabilityLevel;
+import dev.controllerobservability.internal.catalog.MetricCatalog;
 
 /**
- * Builds the {@link MetricCatalog} from {@code controller.observability.metrics.*} and
- * {@link MetricDefinition} beans, turning every catalog mistake into an
+ * Turns {@code controller.observability.metrics.*} into checked {@link MetricDefinition}s
+ * when the settings are resolved, and builds the {@link MetricCatalog} from them and the
+ * {@link MetricDefinition} beans. Every catalog mistake becomes an
  * {@link InvalidObservabilityPropertyException} that names
  * {@code controller.observability.metrics.<name>.<field>}.
  */
@@ -23,31 +24,52 @@ final class MetricCatalogFactory {
 	private MetricCatalogFactory() {
 	}
 
-	static MetricCatalog create(String namespace, Map<String, ControllerObservabilityProperties.Metric> configured,
-			List<MetricDefinition> beans) {
+	/**
+	 * The declared metrics of the configuration, each checked and checked against the
+	 * others.
+	 * @param namespace the controller's namespace
+	 * @param configured the bound declarations by name
+	 * @return the definitions, in configuration order
+	 */
+	static List<MetricDefinition> definitions(String namespace, Map<String, MetricProperties> configured) {
 		List<MetricDefinition> definitions = new ArrayList<>();
 		configured.forEach((name, metric) -> definitions.add(definition(name, metric)));
+		catalog(namespace, definitions, configured.keySet());
+		return List.copyOf(definitions);
+	}
+
+	/**
+	 * The catalog of the configured metrics and the {@link MetricDefinition} beans.
+	 * @param namespace the controller's namespace
+	 * @param configured the definitions from the settings
+	 * @param beans the definitions declared as beans
+	 * @return the catalog
+	 */
+	static MetricCatalog create(String namespace, List<MetricDefinition> configured, List<MetricDefinition> beans) {
+		List<MetricDefinition> definitions = new ArrayList<>(configured);
 		definitions.addAll(beans);
+		return catalog(namespace, definitions,
+				configured.stream().map(MetricDefinition::name).collect(Collectors.toSet()));
+	}
+
+	private static MetricCatalog catalog(String namespace, List<MetricDefinition> definitions, Set<String> configured) {
 		try {
 			return MetricCatalog.of(namespace, definitions);
 		}
 		catch (InvalidMetricDefinitionException ex) {
-			String source = configured.containsKey(ex.getMetric()) ? "" : " (declared as a MetricDefinition bean)";
+			String source = configured.contains(ex.getMetric()) ? "" : " (declared as a MetricDefinition bean)";
 			throw InvalidObservabilityPropertyException.of(PREFIX + ex.getMetric(), ex, source);
 		}
 	}
 
-	private static MetricDefinition definition(String name, ControllerObservabilityProperties.Metric metric) {
-		MetricType type = MetricType.parse(metric.getType());
-		if (type == null) {
-			throw new InvalidObservabilityPropertyException(PREFIX + name + ".type", metric.getType(),
-					(metric.getType() == null) ? "every metric needs a type" : "the type is unknown",
+	private static MetricDefinition definition(String name, MetricProperties metric) {
+		if (metric.getType() == null) {
+			throw new InvalidObservabilityPropertyException(PREFIX + name + ".type", null, "every metric needs a type",
 					"Set it to one of counter, gauge, histogram, summary or info");
 		}
-		StabilityLevel stability = StabilityLevels.parse(PREFIX + name + ".stability", metric.getStability());
-		return new MetricDefinition(name, type, metric.getHelp(), metric.getLabels(), metric.getBuckets(),
-				metric.getUnit(), stability, metric.getDeprecatedVersion(), metric.getReplaces(), metric.getRenamedIn(),
-				metric.getLabelValues());
+		return new MetricDefinition(name, metric.getType(), metric.getHelp(), metric.getLabels(), metric.getBuckets(),
+				metric.getUnit(), metric.getStability(), metric.getDeprecatedVersion(), metric.getReplaces(),
+				metric.getRenamedIn(), metric.getLabelValues());
 	}
 
 }

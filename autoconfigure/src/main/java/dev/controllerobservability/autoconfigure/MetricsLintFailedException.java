@@ -8,7 +8,7 @@ import dev.controllerobservability.lint.LintFinding;
  * Controller metrics have lint findings and {@code controller.observability.lint.mode} is
  * {@code fail}.
  */
-public class MetricsLintFailedException extends RuntimeException {
+class MetricsLintFailedException extends RuntimeException {
 
 	private final List<LintFinding> findings;
 

@@ -3,8 +3,8 @@ package dev.controllerobservability.autoconfigure;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.List;
 import java.util.Locale;
-import java.util.stream.Collectors;
 
 import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.bind.UnboundConfigurationPropertiesException;
@@ -16,10 +16,13 @@ import org.springframework.core.Ordered;
 import org.springframework.core.ResolvableType;
 import org.springframework.core.annotation.Order;
 
+import dev.controllerobservability.stability.StabilityLevel;
+
 /**
  * Explains a {@code controller.observability.*} value Spring Boot cannot convert (a word
- * where a number or a duration belongs), saying which form the property takes. Ordered
- * ahead of Spring Boot's generic analysis of binding failures.
+ * where a number or a duration belongs, a type, stability level or severity that does not
+ * exist), saying which form the property takes or which values it allows, and where the
+ * value was found. Ordered ahead of Spring Boot's generic analysis of binding failures.
  */
 @Order(Ordered.HIGHEST_PRECEDENCE + 1)
 class ObservabilityBindFailureAnalyzer extends AbstractFailureAnalyzer<BindException> {
@@ -36,6 +39,19 @@ class ObservabilityBindFailureAnalyzer extends AbstractFailureAnalyzer<BindExcep
 		ConfigurationProperty property = cause.getProperty();
 		Object value = (property != null) ? property.getValue() : null;
 		ResolvableType type = cause.getTarget().getType();
+		Class<?> resolved = type.resolve(Object.class);
+		if (resolved.isEnum()) {
+			// Map keys as written: alerts.LaunchErrors.severity, not alerts.launcherrors.
+			String origin = (property != null && property.getOrigin() != null) ? " in " + property.getOrigin() : "";
+			List<String> allowed = allowedValues(resolved);
+			String last = String.join(" or ", allowed.subList(allowed.size() - 1, allowed.size()));
+			return InvalidObservabilityPropertyFailureAnalyzer.analysis(
+					UnknownObservabilityPropertyFailureAnalyzer.asWritten(cause.getName()), value,
+					"the " + cause.getName().getLastElement(ConfigurationPropertyName.Form.DASHED).replace('-', ' ')
+							+ " is unknown: it is none of " + String.join(", ", allowed.subList(0, allowed.size() - 1))
+							+ " or " + last + " (upper or lower case)",
+					"Set it to one of " + String.join(", ", allowed) + origin + ".", cause);
+		}
 		String form = form(type);
 		Throwable root = cause;
 		while (root.getCause() != null) {
@@ -46,6 +62,14 @@ class ObservabilityBindFailureAnalyzer extends AbstractFailureAnalyzer<BindExcep
 				"Set it to " + form + example(type) + ".", cause);
 	}
 
+	/** The values of an enum as the docs write them: stability levels in upper case. */
+	private static List<String> allowedValues(Class<?> enumType) {
+		return Arrays.stream(enumType.getEnumConstants())
+			.map((constant) -> ((Enum<?>) constant).name())
+			.map((name) -> (enumType == StabilityLevel.class) ? name : name.toLowerCase(Locale.ROOT))
+			.toList();
+	}
+
 	private static String form(ResolvableType type) {
 		Class<?> resolved = type.resolve(Object.class);
 		if (Collection.class.isAssignableFrom(resolved)) {
@@ -53,11 +77,9 @@ class ObservabilityBindFailureAnalyzer extends AbstractFailureAnalyzer<BindExcep
 			return Number.class.isAssignableFrom(element) ? "a list of numbers" : "a list";
 		}
 		if (resolved.isEnum()) {
-			return "one of " + Arrays.stream(resolved.getEnumConstants())
-				.map((constant) -> constant.toString().toLowerCase(Locale.ROOT))
-				.collect(Collectors.joining(", "));
+			return "one of " + String.join(", ", allowedValues(resolved));
 		}
-		if (resolved.getEnclosingClass() == ControllerObservabilityProperties.class) {
+		if (resolved.getPackageName().equals(ControllerObservabilityProperties.class.getPackageName())) {
 			return "settings (" + String.join(", ", PropertyTree.knownNames(resolved)) + ")";
 		}
 		if (Duration.class.equals(resolved)) {
@@ -83,7 +105,7 @@ class ObservabilityBindFailureAnalyzer extends AbstractFailureAnalyzer<BindExcep
 		if (Duration.class.equals(resolved)) {
 			return ", such as 30s or 1m";
 		}
-		if (ControllerObservabilityProperties.Definition.class.equals(resolved)) {
+		if (OperationDefinitionProperties.class.equals(resolved)) {
 			return ", such as {subsystem: allocation_controller}, or {} to declare the operation with defaults";
 		}
 		if (resolved == int.class || resolved == Integer.class) {

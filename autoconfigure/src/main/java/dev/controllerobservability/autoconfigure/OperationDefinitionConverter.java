@@ -2,22 +2,20 @@ package dev.controllerobservability.autoconfigure;
 
 import org.springframework.core.convert.converter.Converter;
 
-import dev.controllerobservability.autoconfigure.ControllerObservabilityProperties.Definition;
-
 /**
  * Reads an operation declared without settings, {@code bind: ~} or {@code bind: ""} in
  * YAML or {@code ...definitions.bind=} elsewhere, as that operation with default
  * settings, as {@code bind: {}} reads.
  */
-class OperationDefinitionConverter implements Converter<String, Definition> {
+class OperationDefinitionConverter implements Converter<String, OperationDefinitionProperties> {
 
 	@Override
-	public Definition convert(String source) {
+	public OperationDefinitionProperties convert(String source) {
 		if (!source.isBlank()) {
 			throw new IllegalArgumentException("an operation's definition holds subsystem, description, buckets and "
 					+ "stability; it is not a single text");
 		}
-		return new Definition();
+		return new OperationDefinitionProperties();
 	}
 
 }

@@ -30,9 +30,8 @@ final class ScrapeTargetFactory {
 	private ScrapeTargetFactory() {
 	}
 
-	static ScrapeTarget create(ControllerObservabilitySettings.Rules rules, Environment environment,
+	static ScrapeTarget create(ScrapeProperties scrape, Map<String, String> labels, Environment environment,
 			String applicationName) {
-		ControllerObservabilityProperties.Scrape scrape = rules.scrape();
 		Binder binder = Binder.get(environment);
 		boolean managementPort = binder.bind("management.server.port", Integer.class).isBound();
 		String port = (scrape.getPort() != null) ? scrape.getPort() : managementPort ? "management" : "http";
@@ -50,15 +49,15 @@ final class ScrapeTargetFactory {
 		if (selector.isEmpty()) {
 			selector.put("app.kubernetes.io/name", applicationName);
 		}
-		RuleSetFactory.kubernetesLabels(PREFIX + "selector", selector, "ServiceMonitor or PodMonitor");
+		RulesResolver.kubernetesLabels(PREFIX + "selector", selector, "ServiceMonitor or PodMonitor");
 		String path = (managementPort ? trimmed(binder.bind("management.server.base-path", String.class).orElse(""))
 				: "") + trimmed(binder.bind("management.endpoints.web.base-path", String.class).orElse("/actuator"))
 				+ "/"
 				+ binder.bind("management.endpoints.web.path-mapping.prometheus", String.class)
 					.orElse("prometheus")
 					.replaceAll("^/+", "");
-		return new ScrapeTarget(applicationName, selector, rules.prometheusRuleLabels(), port,
-				path.startsWith("/") ? path : "/" + path, scrape.getInterval());
+		return new ScrapeTarget(applicationName, selector, labels, port, path.startsWith("/") ? path : "/" + path,
+				scrape.getInterval());
 	}
 
 	/** A base path without its trailing slash ("" for the root). */

@@ -13,7 +13,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.ApplicationListener;
 
-import dev.controllerobservability.autoconfigure.ControllerObservabilityProperties.Lint.Mode;
+import dev.controllerobservability.autoconfigure.LintProperties.Mode;
 import dev.controllerobservability.exposition.ExposedFamily;
 import dev.controllerobservability.exposition.Exposition;
 import dev.controllerobservability.lint.LintFinding;

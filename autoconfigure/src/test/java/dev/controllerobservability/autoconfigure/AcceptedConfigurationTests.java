@@ -12,9 +12,14 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import dev.controllerobservability.autoconfigure.ConfiguredApplication.Source;
+import dev.controllerobservability.catalog.MetricType;
 import dev.controllerobservability.exposition.ExposedFamily;
+import dev.controllerobservability.rules.AlertRule;
+import dev.controllerobservability.rules.RuleSet;
+import dev.controllerobservability.stability.StabilityLevel;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 /**
  * What the configuration checks must let through, each in a real application: operations
@@ -113,6 +118,35 @@ class AcceptedConfigurationTests {
 			assertThat(settings.durationBuckets()).containsExactly(0.5);
 			assertThat(settings.operations().definitions().get("apply_packing").subsystem()).isEqualTo("provisioner");
 			assertThat(settings.maxLabelValues()).isEqualTo(50);
+		}
+	}
+
+	@Test
+	void typesLevelsAndSeveritiesAreReadInAnyCase() {
+		try (ConfigurableApplicationContext context = ConfiguredApplication.start(Source.YAML, """
+				controller.observability:
+				  namespace: karpenter
+				  operations.definitions.bind: {stability: stable}
+				  metrics:
+				    nodes_launched_total: {type: Counter, help: Nodes launched., stability: beta}
+				  alerts:
+				    KarpenterBindStuck:
+				      expr: ${operation.bind.in_flight} > 0
+				      severity: Critical
+				      summary: Binds are in flight
+				  rules.operations:
+				    bind.stuck: {enabled: true, severity: INFO}
+				""")) {
+			ControllerObservabilitySettings settings = context.getBean(ControllerObservabilitySettings.class);
+			assertThat(settings.operations().definitions().get("bind").stability()).isEqualTo(StabilityLevel.STABLE);
+			assertThat(settings.catalog().metrics()).singleElement().satisfies((metric) -> {
+				assertThat(metric.type()).isEqualTo(MetricType.COUNTER);
+				assertThat(metric.stability()).isEqualTo(StabilityLevel.BETA);
+			});
+			RuleSet rules = context.getBean(RuleSet.class);
+			assertThat(rules.alerts()).extracting(AlertRule::name, AlertRule::severity)
+				.containsExactlyInAnyOrder(tuple("KarpenterBindStuck", "critical"),
+						tuple("KarpenterBindStuckInFlight", "info"));
 		}
 	}
 

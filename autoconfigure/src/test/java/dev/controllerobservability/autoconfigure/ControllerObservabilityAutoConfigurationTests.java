@@ -34,6 +34,7 @@ import dev.controllerobservability.operations.ControllerOperations;
 import dev.controllerobservability.operations.ObservedOperationAspect;
 import dev.controllerobservability.internal.operations.OperationMeterObservationHandler;
 import dev.controllerobservability.rules.RuleSet;
+import dev.controllerobservability.rules.ScrapeTarget;
 import dev.controllerobservability.internal.stability.StabilityPolicy;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -143,11 +144,12 @@ class ControllerObservabilityAutoConfigurationTests {
 				List.of(1.0), List.of(), Duration.ofMinutes(1),
 				new ControllerObservabilitySettings.Operations(List.of("provisioner"), java.util.Map.of(), 10, true),
 				StabilityPolicy.showAll(), List.of(), java.util.Map.of(), 10, 10, 100,
-				new ControllerObservabilitySettings.Catalog(java.util.Map.of()),
-				new ControllerObservabilitySettings.Rules("5m", null, java.util.Map.of(), java.util.Map.of(),
-						java.util.Map.of(), java.util.Map.of(), new ControllerObservabilityProperties.Scrape()),
-				new ControllerObservabilitySettings.Lint(java.util.Set.of(), List.of(),
-						ControllerObservabilityProperties.Lint.Mode.WARN));
+				new ControllerObservabilitySettings.Catalog(List.of()),
+				new ControllerObservabilitySettings.Rules("5m", "custom.rules", java.util.Map.of(), java.util.Map.of(),
+						java.util.Map.of(), java.util.Map.of(),
+						new ScrapeTarget("custom", java.util.Map.of("app.kubernetes.io/name", "custom"),
+								java.util.Map.of(), "http", "/actuator/prometheus", "30s")),
+				new ControllerObservabilitySettings.Lint(java.util.Set.of(), List.of(), LintProperties.Mode.WARN));
 		this.contextRunner.withBean(ControllerObservabilitySettings.class, () -> settings)
 			.run((context) -> assertThat(context.getBean(ControllerObservabilitySettings.class)).isSameAs(settings));
 	}

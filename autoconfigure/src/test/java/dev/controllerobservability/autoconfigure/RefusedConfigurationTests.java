@@ -229,7 +229,27 @@ class RefusedConfigurationTests {
 				new Refused("operation definition given as a text", Source.YAML, """
 						controller.observability.operations.definitions.bind: allocation_controller
 						""", P + "operations.definitions.bind", "allocation_controller", "it is not a single text",
-						"or {} to declare the operation with defaults"));
+						"or {} to declare the operation with defaults"),
+				new Refused("metric type that does not exist", Source.YAML, """
+						controller.observability.metrics:
+						  nodes_launched_total: {type: timer, help: Nodes launched.}
+						""", P + "metrics.nodes_launched_total.type", "timer",
+						"the type is unknown: it is none of counter, gauge, histogram, summary or info",
+						"Set it to one of counter, gauge, histogram, summary, info in URL [file:"),
+				new Refused("stability level that does not exist in an environment variable", Source.ENVIRONMENT, """
+						CONTROLLER_OBSERVABILITY_OPERATIONS_DEFINITIONS_BIND_STABILITY=GA
+						""", P + "operations.definitions.bind.stability", "GA",
+						"the stability is unknown: it is none of INTERNAL, ALPHA, BETA or STABLE",
+						"Set it to one of INTERNAL, ALPHA, BETA, STABLE in System Environment Property "
+								+ "\"CONTROLLER_OBSERVABILITY_OPERATIONS_DEFINITIONS_BIND_STABILITY\""),
+				new Refused("alert severity that does not exist in a system property", Source.SYSTEM_PROPERTIES, """
+						controller.observability.alerts.LaunchErrors.expr=up == 0
+						controller.observability.alerts.LaunchErrors.summary=Launches fail
+						controller.observability.alerts.LaunchErrors.severity=page
+						""", P + "alerts.LaunchErrors.severity", "page",
+						"the severity is unknown: it is none of critical, warning or info",
+						"Set it to one of critical, warning, info in \"controller.observability.alerts.LaunchErrors.severity\" "
+								+ "from property source \"systemProperties\""));
 	}
 
 	@ParameterizedTest(name = "{0}")

@@ -1,9 +1,12 @@
 package dev.controllerobservability.internal.rules;
 
+import java.util.Arrays;
 import java.util.Set;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 import dev.controllerobservability.rules.AlertRule;
+import dev.controllerobservability.rules.AlertSeverity;
 import dev.controllerobservability.rules.InvalidRuleException;
 import dev.controllerobservability.rules.RecordingRule;
 
@@ -15,8 +18,10 @@ import dev.controllerobservability.rules.RecordingRule;
  */
 public final class RuleValidator {
 
-	/** Severities an alert may carry. */
-	public static final Set<String> SEVERITIES = Set.of("critical", "warning", "info");
+	/** Severities an alert may carry, as {@link AlertSeverity} writes them. */
+	public static final Set<String> SEVERITIES = Arrays.stream(AlertSeverity.values())
+		.map(AlertSeverity::toString)
+		.collect(Collectors.toUnmodifiableSet());
 
 	private static final Pattern PASCAL_CASE = Pattern.compile("[A-Z][a-zA-Z0-9]*");
 

@@ -12,6 +12,7 @@ import org.springframework.core.io.support.SpringFactoriesLoader;
 import dev.controllerobservability.autoconfigure.ControllerMetricsEndpoint.ControllerMetricsDescriptor;
 import dev.controllerobservability.autoconfigure.ControllerMetricsLintEndpoint.LintFindings;
 import dev.controllerobservability.autoconfigure.ControllerObservabilityProperties;
+import dev.controllerobservability.autoconfigure.OperationsProperties;
 import dev.controllerobservability.docs.ReferenceEntry;
 import dev.controllerobservability.lint.LintFinding;
 import dev.controllerobservability.operations.ObservedOperation;
@@ -39,8 +40,7 @@ class ControllerObservabilityRuntimeHintsTests {
 			.onMethodInvocation(ControllerObservabilityProperties.class.getMethod("setNamespace", String.class)))
 			.accepts(this.hints);
 		assertThat(RuntimeHintsPredicates.reflection()
-			.onMethodInvocation(ControllerObservabilityProperties.Operations.class.getMethod("setTags", List.class)))
-			.accepts(this.hints);
+			.onMethodInvocation(OperationsProperties.class.getMethod("setTags", List.class))).accepts(this.hints);
 	}
 
 	@Test
