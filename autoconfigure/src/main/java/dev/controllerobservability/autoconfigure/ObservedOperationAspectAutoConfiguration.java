@@ -2,6 +2,7 @@ package dev.controllerobservability.autoconfigure;
 
 import org.aspectj.weaver.Advice;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -14,17 +15,23 @@ import dev.controllerobservability.operations.ObservedOperation;
 import dev.controllerobservability.operations.ObservedOperationAspect;
 
 /**
- * Auto-configuration of the {@link ObservedOperation} aspect when AspectJ is present.
+ * Auto-configuration of the {@link ObservedOperation} aspect when AspectJ is present,
+ * applied through an {@link ObservedOperationAdvisor} unless the application defines an
+ * {@link ObservedOperationAspect} bean of its own.
  */
 @AutoConfiguration(after = ControllerObservabilityAutoConfiguration.class)
 @ConditionalOnClass(Advice.class)
 @ConditionalOnBean(ControllerOperations.class)
 public final class ObservedOperationAspectAutoConfiguration {
 
+	// Static, and the operations looked up on the first advised call: the proxy creator
+	// collects advisors before most beans exist.
 	@Bean
-	@ConditionalOnMissingBean
-	ObservedOperationAspect observedOperationAspect(ControllerOperations operations, RecordingFailures failures) {
-		return new ObservedOperationAspect(operations, failures);
+	@ConditionalOnMissingBean(ObservedOperationAspect.class)
+	static ObservedOperationAdvisor observedOperationAdvisor(ObjectProvider<ControllerOperations> operations,
+			ObjectProvider<RecordingFailures> failures) {
+		return new ObservedOperationAdvisor(
+				() -> new ObservedOperationAspect(operations.getObject(), failures.getObject()));
 	}
 
 }

@@ -33,10 +33,12 @@ import dev.controllerobservability.rules.RuleSet;
  * application ({@code fail}); framework findings are only summarised, since the
  * controller does not name those metrics.</li>
  * </ul>
- * Only what can stop the application needs to run before it is ready. In {@code warn}
- * mode the lint, on the same scrape, is handed to the application's task executor (Spring
- * Boot's {@code applicationTaskExecutor}) when the application has one, and logs a moment
- * later; without one it runs before readiness. The starter starts no thread of its own.
+ * Only what can stop the application needs to run before it is ready. The scrape is taken
+ * before readiness only when a rule reads a metric that is neither declared nor a
+ * recording rule, or in {@code fail} mode. In {@code warn} mode the lint is handed to the
+ * application's task executor (Spring Boot's {@code applicationTaskExecutor}) when the
+ * application has one, and logs a moment later; without one it runs before readiness. The
+ * starter starts no thread of its own.
  */
 class StartupChecks implements ApplicationListener<ApplicationReadyEvent> {
 
@@ -60,13 +62,21 @@ class StartupChecks implements ApplicationListener<ApplicationReadyEvent> {
 
 	@Override
 	public void onApplicationEvent(ApplicationReadyEvent event) {
-		Exposition exposition = this.liveMetrics.exposition();
-		checkRules(exposition);
+		Set<String> known = declaredNames();
+		// The scrape is needed before readiness only when a rule reads a metric nothing
+		// declares, or for a lint that may stop the application.
+		Exposition exposition = null;
+		if (!readsOnly(known) || this.lintMode == Mode.FAIL) {
+			exposition = this.liveMetrics.exposition();
+			exposition.families().forEach((family) -> addSampleNames(known, family));
+		}
+		checkRules(known);
 		if (this.lintMode == Mode.FAIL) {
 			lint(exposition);
 		}
 		else if (this.lintMode == Mode.WARN) {
-			warnLater(() -> lint(exposition));
+			Exposition taken = exposition;
+			warnLater(() -> lint((taken != null) ? taken : this.liveMetrics.exposition()));
 		}
 	}
 
@@ -85,11 +95,29 @@ class StartupChecks implements ApplicationListener<ApplicationReadyEvent> {
 		lint.run();
 	}
 
-	private void checkRules(Exposition exposition) {
+	/**
+	 * Sample names of the declared families and the recording rules' names.
+	 */
+	private Set<String> declaredNames() {
 		Set<String> known = new TreeSet<>();
-		exposition.families().forEach((family) -> addSampleNames(known, family));
 		this.liveMetrics.declaredFamilies().forEach((family) -> addSampleNames(known, family));
 		this.rules.recordingRules().forEach((rule) -> known.add(rule.name()));
+		return known;
+	}
+
+	/**
+	 * Whether every metric the rules read is among the given names.
+	 */
+	private boolean readsOnly(Set<String> known) {
+		return this.rules.recordingRules()
+			.stream()
+			.allMatch((rule) -> known.containsAll(PromQl.metricNames(rule.expr())))
+				&& this.rules.alerts()
+					.stream()
+					.allMatch((alert) -> known.containsAll(PromQl.metricNames(alert.expr())));
+	}
+
+	private void checkRules(Set<String> known) {
 		for (RecordingRule rule : this.rules.recordingRules()) {
 			check(known, "recording-rules[" + rule.name() + "].expr", rule.expr());
 		}

@@ -15,6 +15,7 @@ import io.micrometer.observation.ObservationRegistry;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
@@ -31,7 +32,9 @@ import dev.controllerobservability.catalog.MetricDefinition;
 import dev.controllerobservability.internal.metrics.ControllerMeterFilter;
 import dev.controllerobservability.RecordingFailures;
 import dev.controllerobservability.operations.ControllerOperations;
+import dev.controllerobservability.operations.ObservedOperation;
 import dev.controllerobservability.operations.ObservedOperationAspect;
+import dev.controllerobservability.operations.OperationTag;
 import dev.controllerobservability.internal.operations.OperationMeterObservationHandler;
 import dev.controllerobservability.rules.RuleSet;
 import dev.controllerobservability.rules.ScrapeTarget;
@@ -56,7 +59,25 @@ class ControllerObservabilityAutoConfigurationTests {
 			.hasSingleBean(RecordingFailures.class)
 			.hasSingleBean(OperationMeterObservationHandler.class)
 			.hasSingleBean(ControllerOperations.class)
-			.hasSingleBean(ObservedOperationAspect.class));
+			.hasSingleBean(ObservedOperationAdvisor.class));
+	}
+
+	@Test
+	void timesObservedOperationMethodsThroughTheAdvisor() {
+		this.contextRunner.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class))
+			.withUserConfiguration(AdvisedBeans.class)
+			.run((context) -> {
+				assertThat(context).doesNotHaveBean(ObservedOperationAspect.class);
+				Binding binder = context.getBean(Binding.class);
+				assertThat(binder.bind("gpu")).isEqualTo("gpu");
+				assertThat(binder.unobserved()).isEqualTo("plain");
+				MeterRegistry registry = context.getBean(MeterRegistry.class);
+				assertThat(registry.get("controller.bind.duration")
+					.tags("provisioner", "gpu", "result", "success")
+					.timer()
+					.count()).isEqualTo(1);
+				assertThat(registry.find("controller.unobserved.duration").timer()).isNull();
+			});
 	}
 
 	@Test
@@ -114,7 +135,7 @@ class ControllerObservabilityAutoConfigurationTests {
 	void doesNotConfigureTheAspectWithoutAspectJ() {
 		this.contextRunner.withClassLoader(new FilteredClassLoader("org.aspectj"))
 			.run((context) -> assertThat(context).hasSingleBean(ControllerOperations.class)
-				.doesNotHaveBean(ObservedOperationAspect.class));
+				.doesNotHaveBean(ObservedOperationAdvisor.class));
 	}
 
 	@Test
@@ -124,7 +145,7 @@ class ControllerObservabilityAutoConfigurationTests {
 				.doesNotHaveBean(ControllerMeterFilter.class)
 				.doesNotHaveBean(ControllerOperations.class)
 				.doesNotHaveBean(OperationMeterObservationHandler.class)
-				.doesNotHaveBean(ObservedOperationAspect.class));
+				.doesNotHaveBean(ObservedOperationAdvisor.class));
 	}
 
 	@Test
@@ -135,6 +156,7 @@ class ControllerObservabilityAutoConfigurationTests {
 			assertThat(context.getBean(OperationMeterObservationHandler.class)).isSameAs(UserBeans.HANDLER);
 			assertThat(context.getBean(ControllerOperations.class)).isSameAs(UserBeans.OPERATIONS);
 			assertThat(context.getBean(ObservedOperationAspect.class)).isSameAs(UserBeans.ASPECT);
+			assertThat(context).doesNotHaveBean(ObservedOperationAdvisor.class);
 		});
 	}
 
@@ -586,6 +608,40 @@ class ControllerObservabilityAutoConfigurationTests {
 		@Bean
 		ObservedOperationAspect userAspect() {
 			return ASPECT;
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class AdvisedBeans {
+
+		@Bean
+		Binding binding() {
+			return new InterfaceBinder();
+		}
+
+	}
+
+	/** Advised through its interface: the annotation is on the implementation only. */
+	interface Binding {
+
+		String bind(String provisioner);
+
+		String unobserved();
+
+	}
+
+	static class InterfaceBinder implements Binding {
+
+		@Override
+		@ObservedOperation("bind")
+		public String bind(@OperationTag("provisioner") String provisioner) {
+			return provisioner;
+		}
+
+		@Override
+		public String unobserved() {
+			return "plain";
 		}
 
 	}

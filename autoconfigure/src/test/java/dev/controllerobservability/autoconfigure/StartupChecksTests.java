@@ -2,6 +2,7 @@ package dev.controllerobservability.autoconfigure;
 
 import java.time.Duration;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
@@ -26,7 +27,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * In {@code warn} mode the lint findings are logged from the application's task executor
  * when it has one, else before the application is ready, on the thread that starts it;
- * either way the starter starts no thread, and none outlives the application.
+ * either way the starter starts no thread, and none outlives the application. The scrape
+ * is taken before readiness only when a rule or a failing lint needs it.
  */
 // The application's logging set-up replaces appenders added beforehand: read the console.
 @ExtendWith(OutputCaptureExtension.class)
@@ -54,6 +56,34 @@ class StartupChecksTests {
 			assertThat(loggedOn(Pattern.quote(Thread.currentThread().getName()), output)).isTrue();
 		}
 		assertNoThreadLeftRunning(before);
+	}
+
+	@Test
+	void scrapesBeforeReadinessOnlyWhenARuleReadsAMetricNothingDeclares() {
+		String[] declaredOnly = { "--controller.observability.lint.mode=off",
+				"--controller.observability.metrics.jobs_total.type=counter",
+				"--controller.observability.metrics.jobs_total.help=Number of jobs.",
+				"--controller.observability.alerts.KarpenterJobsStopped.expr=rate(karpenter_jobs_total[5m]) == 0",
+				"--controller.observability.alerts.KarpenterJobsStopped.severity=warning",
+				"--controller.observability.alerts.KarpenterJobsStopped.summary=No jobs run" };
+		App.SAMPLES.set(0);
+		try (ConfigurableApplicationContext context = start(declaredOnly)) {
+			assertThat(App.SAMPLES.get()).isZero();
+		}
+		String[] readsSampled = { "--controller.observability.lint.mode=off",
+				"--controller.observability.alerts.KarpenterSampled.expr=karpenter_sampled > 1",
+				"--controller.observability.alerts.KarpenterSampled.severity=warning",
+				"--controller.observability.alerts.KarpenterSampled.summary=Sampled" };
+		App.SAMPLES.set(0);
+		try (ConfigurableApplicationContext context = start(readsSampled)) {
+			assertThat(App.SAMPLES.get()).isOne();
+		}
+		App.SAMPLES.set(0);
+		try (ConfigurableApplicationContext context = start("--controller.observability.lint.mode=fail",
+				"--spring.autoconfigure.exclude=" + TaskExecutionAutoConfiguration.class.getName(),
+				"--management.metrics.enable.karpenter.wait_ms=false")) {
+			assertThat(App.SAMPLES.get()).isOne();
+		}
 	}
 
 	// Boot's console pattern: "[<thread, padded to 15>] <logger> : <message>".
@@ -88,6 +118,16 @@ class StartupChecksTests {
 	@Configuration(proxyBeanMethods = false)
 	@EnableAutoConfiguration
 	static class App {
+
+		/** How often {@code karpenter_sampled} was read, which only a scrape does. */
+		static final AtomicInteger SAMPLES = new AtomicInteger();
+
+		@Bean
+		MeterBinder sampledMeter() {
+			return (registry) -> Gauge.builder("karpenter.sampled", SAMPLES::incrementAndGet)
+				.description("Times sampled.")
+				.register(registry);
+		}
 
 		/** A meter that breaks a lint rule. */
 		@Bean

@@ -23,7 +23,7 @@ import dev.controllerobservability.internal.operations.OperationMeterObservation
  * Heap measurements, each in a JVM of its own started by {@link RunBenchmarks}; prints
  * one {@code RESULT <name> <value>} line.
  * <ul>
- * <li>{@code startup starter|baseline}: heap used after start-up and a full
+ * <li>{@code startup starter|without-starter}: heap used after start-up and a full
  * collection;</li>
  * <li>{@code series N}: heap retained per operation series (duration histogram with the
  * 40 default buckets, its success timer and the in-flight gauge), from the used heap

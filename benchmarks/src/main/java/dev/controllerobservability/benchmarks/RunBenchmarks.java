@@ -53,7 +53,7 @@ public final class RunBenchmarks {
 		results.addAll(run(work, "startup", StartupBenchmark.class, 1));
 		Map<String, Double> heap = new LinkedHashMap<>();
 		for (int round = 0; round < 3; round++) {
-			for (String application : List.of("starter", "baseline")) {
+			for (String application : List.of("starter", "without-starter")) {
 				probe(heap, "startup", application);
 			}
 		}

@@ -1,13 +1,13 @@
 package dev.controllerobservability.benchmarks;
 
-import org.springframework.boot.SpringApplication;
 import org.springframework.context.ConfigurableApplicationContext;
 
-import dev.controllerobservability.benchmarks.baseline.BaselineApplication;
-import dev.controllerobservability.demo.DemoControllerApplication;
+import dev.controllerobservability.benchmarks.operator.OperatorApplication;
 
 /**
- * The two applications whose start-up and heap are compared.
+ * The two runs whose start-up and heap are compared: the same controller
+ * ({@link OperatorApplication}, same classes, configuration and class path) with the
+ * starter's auto-configurations and without them.
  */
 final class StartupApplications {
 
@@ -16,20 +16,15 @@ final class StartupApplications {
 
 	/**
 	 * Starts one on a free port.
-	 * @param application {@code starter} (the demo controller) or {@code baseline}
+	 * @param application {@code starter} or {@code without-starter}
 	 * @return the started context
 	 */
 	static ConfigurableApplicationContext start(String application) {
 		return switch (application) {
-			case "starter" -> SpringApplication.run(DemoControllerApplication.class, "--server.port=0",
-					"--spring.main.banner-mode=off", "--logging.level.root=WARN");
-			// The same application.yaml (the demo's) and the same exposure, without the
-			// starter.
-			case "baseline" -> SpringApplication.run(BaselineApplication.class, "--server.port=0",
-					"--management.endpoints.web.exposure.include=health,prometheus", "--spring.main.banner-mode=off",
-					"--logging.level.root=WARN");
+			case "starter" -> OperatorApplication.start(true);
+			case "without-starter" -> OperatorApplication.start(false);
 			default -> throw new IllegalArgumentException(
-					"Unknown application '" + application + "'; use starter or baseline");
+					"Unknown application '" + application + "'; use starter or without-starter");
 		};
 	}
 

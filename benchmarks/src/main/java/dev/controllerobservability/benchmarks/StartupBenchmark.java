@@ -18,9 +18,10 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * Start-up of the demo controller with the starter against the same application with only
- * Actuator and the Prometheus registry ({@link BaselineApplication}), each in a fresh JVM
- * (one cold start per fork), up to a started web server.
+ * Start-up of one controller ({@link StartupApplications}) with the starter's
+ * auto-configurations and without them, each in a fresh JVM (one cold start per fork), up
+ * to a ready application: web server started, operator's informers synced, start-up
+ * checks done.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)
@@ -30,7 +31,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 @Fork(value = 10, jvmArgsAppend = { "-Xmx1g", "-Djava.awt.headless=true" })
 public class StartupBenchmark {
 
-	@Param({ "starter", "baseline" })
+	@Param({ "starter", "without-starter" })
 	public String application;
 
 	private ConfigurableApplicationContext context;

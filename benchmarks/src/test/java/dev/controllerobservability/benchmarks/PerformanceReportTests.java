@@ -45,6 +45,26 @@ class PerformanceReportTests {
 		assertThat(Files.size(png)).isGreaterThan(1000);
 	}
 
+	@Test
+	void reportsTheStartUpRatioAndTheMillisecondsTheStarterAdds() throws Exception {
+		List<JsonNode> results = List.of(startup("starter", 4400), startup("without-starter", 4000));
+		PerformanceReport report = new PerformanceReport(results, Map.of("heap-after-start-starter", 22.0 * (1 << 20),
+				"heap-after-start-without-starter", 20.0 * (1 << 20)), Duration.ofMinutes(10));
+		assertThat(report.markdown()).contains(
+				"| Start-up ≤ 1.1 × the same controller without the starter | 4400 ms vs 4000 ms: 1.10 ×, +400 ms | met |",
+				"| start-up, ms | 4400 ± 1 | 4000 ± 1 | 1.10 | +400 ms |",
+				"| heap after start, MiB | 22.0 | 20.0 | 1.10 | +2.0 MiB |");
+	}
+
+	private static JsonNode startup(String application, double millis) {
+		return JSON.readTree("""
+				{"benchmark": "dev.controllerobservability.benchmarks.StartupBenchmark.start", "threads": 1,
+				 "params": {"application": "%s"},
+				 "primaryMetric": {"score": %s, "scoreError": 1.0, "scoreUnit": "ms/op"},
+				 "secondaryMetrics": {}}
+				""".formatted(application, millis));
+	}
+
 	private static JsonNode recording(String method, double nanos, double bytes) {
 		return JSON.readTree("""
 				{"benchmark": "dev.controllerobservability.benchmarks.RecordingBenchmark.%s", "threads": 1,
