@@ -88,7 +88,7 @@ public record ControllerObservabilitySettings(String namespace, Tags commonTags,
 		int maxSeriesPerMetric = atLeastOne("max-series-per-metric", properties.getMaxSeriesPerMetric());
 		int maxOperations = atLeastOne("operations.max-operations", properties.getOperations().getMaxOperations());
 		Operations operations = new Operations(operationTags, definitions, maxOperations,
-				properties.getOperations().isDirectRecording());
+				properties.getOperations().isDirectRecording(), properties.getOperations().getBackend());
 		ControllerObservabilityProperties.Rules rules = properties.getRules();
 		ControllerObservabilityProperties.Lint lint = properties.getLint();
 		return new ControllerObservabilitySettings(namespace, commonTags, buckets, meterPrefixes, errorLogInterval,
@@ -360,9 +360,10 @@ public record ControllerObservabilitySettings(String namespace, Tags commonTags,
 	 * @param maxOperations most distinct operations recorded, besides declared ones
 	 * @param directRecording whether operations record straight into their meters when
 	 * only meter handlers would see their observations
+	 * @param backend where durations are recorded
 	 */
 	public record Operations(List<String> tags, Map<String, OperationDefinition> definitions, int maxOperations,
-			boolean directRecording) {
+			boolean directRecording, ControllerObservabilityProperties.Operations.Backend backend) {
 
 	}
 
