@@ -11,6 +11,7 @@ import java.util.Set;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.observation.ObservationRegistry;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.jspecify.annotations.Nullable;
 
 import dev.controllerobservability.catalog.ControllerMetrics;
@@ -19,8 +20,9 @@ import dev.controllerobservability.internal.cardinality.CardinalityLimiter;
 import dev.controllerobservability.internal.catalog.MetricCatalog;
 import dev.controllerobservability.internal.metrics.ControllerMeterFilter;
 import dev.controllerobservability.internal.metrics.MetricConventions;
-import dev.controllerobservability.RecordingFailures;
+import dev.controllerobservability.internal.operations.OperationDurations;
 import dev.controllerobservability.internal.operations.OperationMeterObservationHandler;
+import dev.controllerobservability.internal.operations.PrometheusDurations;
 import dev.controllerobservability.internal.stability.StabilityPolicy;
 import dev.controllerobservability.internal.stability.Version;
 import dev.controllerobservability.operations.ControllerOperations;
@@ -130,6 +132,8 @@ public final class ControllerObservability {
 
 		private @Nullable String version;
 
+		private @Nullable PrometheusRegistry operationHistograms;
+
 		private Builder(MeterRegistry registry) {
 			this.registry = Objects.requireNonNull(registry, "registry");
 		}
@@ -228,6 +232,22 @@ public final class ControllerObservability {
 		}
 
 		/**
+		 * Records operation durations straight into prometheus-metrics-core histograms,
+		 * with classic and native buckets, instead of Micrometer timers: the cheapest
+		 * recording there is. They are seen only by this Prometheus registry (no other
+		 * Micrometer registry, meter filter or distribution setting applies to them), and
+		 * only BETA and STABLE operations keep the {@code _max} gauge. Needs
+		 * {@code io.prometheus:prometheus-metrics-core}.
+		 * @param registry the Prometheus registry to register them with, such as
+		 * {@code PrometheusMeterRegistry.getPrometheusRegistry()}
+		 * @return this builder
+		 */
+		public Builder operationHistograms(PrometheusRegistry registry) {
+			this.operationHistograms = Objects.requireNonNull(registry, "registry");
+			return this;
+		}
+
+		/**
 		 * Adds the meter filter to the registry and builds operations and metrics.
 		 * @return the observability
 		 * @throws dev.controllerobservability.catalog.InvalidMetricDefinitionException if
@@ -242,7 +262,12 @@ public final class ControllerObservability {
 					.build());
 			RecordingFailures failures = new RecordingFailures(this.registry, this.namespace, Duration.ofMinutes(1));
 			CardinalityLimiter limiter = CardinalityLimiter.builder(this.registry, this.namespace).build();
-			OperationMeterObservationHandler handler = new OperationMeterObservationHandler(this.registry, failures);
+			OperationDurations durations = (this.operationHistograms != null)
+					? new PrometheusDurations(this.operationHistograms, this.registry.config().clock(), this.commonTags,
+							this.durationBuckets, this.disabledMetrics)
+					: OperationDurations.micrometer(this.registry);
+			OperationMeterObservationHandler handler = new OperationMeterObservationHandler(this.registry, durations,
+					failures);
 			ObservationRegistry observations = this.observationRegistry;
 			boolean direct = observations == null;
 			if (observations == null) {
@@ -252,7 +277,8 @@ public final class ControllerObservability {
 			ControllerOperations.Builder operations = ControllerOperations.builder(observations, failures)
 				.namespace(this.namespace)
 				.labelKeys(this.operationTags)
-				.cardinalityLimiter(limiter);
+				.cardinalityLimiter(limiter)
+				.durations(durations);
 			this.operationDefinitions.forEach(operations::definition);
 			if (direct) {
 				operations.directRecording(handler.seriesCache(), List.of());

@@ -10,6 +10,7 @@ import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
+import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -36,6 +37,7 @@ import dev.controllerobservability.catalog.MetricDefinition;
 import dev.controllerobservability.internal.metrics.ControllerMeterFilter;
 import dev.controllerobservability.RecordingFailures;
 import dev.controllerobservability.operations.ControllerOperations;
+import dev.controllerobservability.internal.operations.OperationDurations;
 import dev.controllerobservability.internal.operations.OperationMeterObservationHandler;
 
 /**
@@ -135,8 +137,11 @@ public final class ControllerObservabilityAutoConfiguration {
 	@Order(OBSERVATION_HANDLER_ORDER)
 	@ConditionalOnMissingBean
 	OperationMeterObservationHandler operationMeterObservationHandler(MeterRegistry meterRegistry,
-			RecordingFailures failures) {
-		return new OperationMeterObservationHandler(meterRegistry, failures);
+			RecordingFailures failures, ControllerObservabilitySettings settings, BeanFactory beanFactory) {
+		OperationDurations durations = (settings.operations().backend() == OperationsProperties.Backend.PROMETHEUS)
+				? PrometheusOperationDurations.create(beanFactory, meterRegistry, settings)
+				: OperationDurations.micrometer(meterRegistry);
+		return new OperationMeterObservationHandler(meterRegistry, durations, failures);
 	}
 
 	@Bean
@@ -159,6 +164,9 @@ public final class ControllerObservabilityAutoConfiguration {
 		// operation's observation: recording straight into our meters is the same, minus
 		// the observation's cost. Tracing or any other handler keeps the observation.
 		boolean onlyMeterHandlers = all.stream().allMatch(MeterObservationHandler.class::isInstance);
+		if (ours.size() == 1) {
+			builder.durations(ours.get(0).seriesCache().durations());
+		}
 		if (settings.operations().directRecording() && ours.size() == 1 && onlyMeterHandlers) {
 			builder.directRecording(ours.get(0).seriesCache(), predicates.orderedStream().toList());
 		}

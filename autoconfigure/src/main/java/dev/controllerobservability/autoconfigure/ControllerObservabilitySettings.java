@@ -106,7 +106,8 @@ record ControllerObservabilitySettings(String namespace, Tags commonTags, List<D
 			.forEach((name) -> configured.putIfAbsent(name, new OperationDefinitionProperties()));
 		Map<String, OperationDefinition> definitions = definitions(configured);
 		int maxOperations = atLeastOne("operations.max-operations", properties.getMaxOperations());
-		return new Operations(tags, definitions, maxOperations, properties.isDirectRecording());
+		return new Operations(tags, definitions, maxOperations, properties.isDirectRecording(),
+				properties.getBackend());
 	}
 
 	private static StabilityPolicy stability(ControllerObservabilityProperties properties, String buildVersion) {
@@ -362,9 +363,10 @@ record ControllerObservabilitySettings(String namespace, Tags commonTags, List<D
 	 * @param maxOperations most distinct operations recorded, besides declared ones
 	 * @param directRecording whether operations record straight into their meters when
 	 * only meter handlers would see their observations
+	 * @param backend where durations are recorded
 	 */
 	public record Operations(List<String> tags, Map<String, OperationDefinition> definitions, int maxOperations,
-			boolean directRecording) {
+			boolean directRecording, OperationsProperties.Backend backend) {
 
 	}
 

@@ -39,6 +39,24 @@ public class OperationsProperties {
 	 */
 	private int maxOperations = ControllerOperations.DEFAULT_MAX_OPERATIONS;
 
+	/**
+	 * Where operation durations are recorded: "micrometer" timers, seen by every registry
+	 * and meter filter, or "prometheus" histograms with classic and native buckets,
+	 * registered straight with the Prometheus registry: cheaper to record, but seen by
+	 * Prometheus only, without Micrometer's meter filters and
+	 * management.metrics.distribution.*, and with a _max gauge for BETA and STABLE
+	 * operations only.
+	 */
+	private Backend backend = Backend.MICROMETER;
+
+	public Backend getBackend() {
+		return this.backend;
+	}
+
+	public void setBackend(Backend backend) {
+		this.backend = backend;
+	}
+
 	public int getMaxOperations() {
 		return this.maxOperations;
 	}
@@ -69,6 +87,25 @@ public class OperationsProperties {
 
 	public void setDefinitions(Map<String, OperationDefinitionProperties> definitions) {
 		this.definitions = definitions;
+	}
+
+	/**
+	 * Where operation durations are recorded.
+	 */
+	public enum Backend {
+
+		/**
+		 * Micrometer timers: every registry, meter filter and distribution setting
+		 * applies, and every operation has a {@code _max} gauge.
+		 */
+		MICROMETER,
+
+		/**
+		 * prometheus-metrics-core histograms with classic and native buckets, registered
+		 * with the Prometheus registry.
+		 */
+		PROMETHEUS
+
 	}
 
 }

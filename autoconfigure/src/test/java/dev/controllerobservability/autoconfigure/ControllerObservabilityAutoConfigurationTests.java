@@ -164,7 +164,8 @@ class ControllerObservabilityAutoConfigurationTests {
 	void backsOffWhenUserDefinesSettings() {
 		ControllerObservabilitySettings settings = new ControllerObservabilitySettings("custom", Tags.empty(),
 				List.of(1.0), List.of(), Duration.ofMinutes(1),
-				new ControllerObservabilitySettings.Operations(List.of("provisioner"), java.util.Map.of(), 10, true),
+				new ControllerObservabilitySettings.Operations(List.of("provisioner"), java.util.Map.of(), 10, true,
+						OperationsProperties.Backend.MICROMETER),
 				StabilityPolicy.showAll(), List.of(), java.util.Map.of(), 10, 10, 100,
 				new ControllerObservabilitySettings.Catalog(List.of()),
 				new ControllerObservabilitySettings.Rules("5m", "custom.rules", java.util.Map.of(), java.util.Map.of(),

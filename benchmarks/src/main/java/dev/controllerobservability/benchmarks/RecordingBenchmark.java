@@ -44,12 +44,18 @@ import dev.controllerobservability.operations.OperationHandle;
  * timer cached, what any Micrometer timer costs at least);</li>
  * <li>B: stock {@code Observation} with Micrometer's default meter handler;</li>
  * <li>C: {@code ControllerOperations.observe} of this starter, as auto-configured (and
- * C0: the same through the observation, as before the direct path);</li>
+ * C0: the same through the observation, as before the direct path; C′: with a fresh
+ * {@code Tags.of(...)} on every call, as the README writes it);</li>
  * <li>D: {@code @ObservedOperation} through the Spring proxy;</li>
  * <li>E: a pre-bound {@code OperationHandle};</li>
+ * <li>CP, C′P and EP: C, C′ and E with
+ * {@code controller.observability.operations.backend=prometheus} (durations recorded
+ * straight into prometheus-metrics-core histograms with native buckets);</li>
  * <li>F: the floor: a prometheus-metrics-core histogram data point, classic buckets only,
  * cached per label value;</li>
- * <li>G: a catalog counter increment, and a cached Micrometer counter beside it.</li>
+ * <li>G: a catalog counter increment, the counter looked up by name and labels on every
+ * call (the starter caches the series per label set), and G0: a cached Micrometer counter
+ * beside it.</li>
  * </ul>
  * Every timed variant reads the clock twice, so they differ only by what recording costs.
  */
@@ -87,6 +93,10 @@ public class RecordingBenchmark {
 
 	private ControllerOperations observedOperations;
 
+	private ControllerOperations prometheusOperations;
+
+	private final OperationHandle[] prometheusHandles = new OperationHandle[PROVISIONERS];
+
 	private BenchmarkApplication.ObservedBinder binder;
 
 	private ControllerMetrics metrics;
@@ -106,6 +116,13 @@ public class RecordingBenchmark {
 			.start(Map.of("spring.application.name", "observed", "controller.observability.operations.direct-recording",
 					"false"))
 			.getBean(ControllerOperations.class);
+		this.prometheusOperations = BenchmarkApplication
+			.start(Map.of("spring.application.name", "prometheus", "controller.observability.operations.backend",
+					"prometheus"))
+			.getBean(ControllerOperations.class);
+		if (!this.prometheusOperations.isRecordingDirectly()) {
+			throw new IllegalStateException("The prometheus backend should record directly");
+		}
 		this.binder = this.context.getBean(BenchmarkApplication.ObservedBinder.class);
 		this.metrics = this.context.getBean(ControllerMetrics.class);
 		this.stock = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -125,6 +142,7 @@ public class RecordingBenchmark {
 			this.names[i] = "provisioner-" + i;
 			this.tags[i] = Tags.of("provisioner", this.names[i]);
 			this.handles[i] = this.operations.bind("bind", this.tags[i]);
+			this.prometheusHandles[i] = this.prometheusOperations.bind("bind", this.tags[i]);
 			this.floor[i] = histogram.labelValues(this.names[i]);
 			this.cachedCounters[i] = Counter.builder("cached.pods.bound").tags(this.tags[i]).register(this.stock);
 			this.cachedTimers[i] = Timer.builder("cached.bind.duration")
@@ -174,6 +192,21 @@ public class RecordingBenchmark {
 	}
 
 	@Benchmark
+	public Object c1_operationsObserveFreshTags(Cursor cursor) {
+		return this.operations.observe("bind", Tags.of("provisioner", this.names[cursor.next()]), WORK);
+	}
+
+	@Benchmark
+	public Object cp_operationsObservePrometheus(Cursor cursor) {
+		return this.prometheusOperations.observe("bind", this.tags[cursor.next()], WORK);
+	}
+
+	@Benchmark
+	public Object cp1_operationsObservePrometheusFreshTags(Cursor cursor) {
+		return this.prometheusOperations.observe("bind", Tags.of("provisioner", this.names[cursor.next()]), WORK);
+	}
+
+	@Benchmark
 	public Object c0_operationsObserveThroughObservation(Cursor cursor) {
 		return this.observedOperations.observe("bind", this.tags[cursor.next()], WORK);
 	}
@@ -186,6 +219,11 @@ public class RecordingBenchmark {
 	@Benchmark
 	public Object e_preBoundHandle(Cursor cursor) {
 		return this.handles[cursor.next()].observe(WORK);
+	}
+
+	@Benchmark
+	public Object ep_preBoundHandlePrometheus(Cursor cursor) {
+		return this.prometheusHandles[cursor.next()].observe(WORK);
 	}
 
 	@Benchmark

@@ -25,6 +25,7 @@ import dev.controllerobservability.internal.catalog.MetricCatalog;
 import dev.controllerobservability.internal.catalog.MetricCollector;
 import dev.controllerobservability.internal.catalog.SelfMetrics;
 import dev.controllerobservability.exposition.ExposedFamily;
+import dev.controllerobservability.internal.catalog.SeriesCache;
 import dev.controllerobservability.internal.metrics.MetricConventions;
 import dev.controllerobservability.RecordingFailures;
 import dev.controllerobservability.internal.stability.StabilityPolicy;
@@ -105,7 +106,7 @@ public class ControllerMetrics {
 			String help = StabilityPolicy.help(definition.stability(), visibility, deprecated, definition.help());
 			Registered registered = new Registered(definition, visibility.isExposed(),
 					catalog.meterName(definition.name(), definition.type()), help, alias,
-					catalog.exposedName(definition.name()));
+					catalog.exposedName(definition.name()), limiter.maxSeriesPerMetric());
 			this.metrics.put(definition.name(), registered);
 			presetKnownSeries(registered);
 		}
@@ -127,8 +128,24 @@ public class ControllerMetrics {
 	 * @throws IllegalArgumentException if the counter or a label key is not declared
 	 */
 	public MetricCounter counter(String name, String... labelKeyValues) {
-		Registered metric = lookup(name, MetricType.COUNTER);
+		Registered metric = this.metrics.get(name);
+		if (metric != null && metric.definition.type() == MetricType.COUNTER) {
+			MetricCounter cached = metric.counters.get(labelKeyValues);
+			if (cached != null) {
+				return cached;
+			}
+		}
+		metric = lookup(name, MetricType.COUNTER);
 		Tags tags = tags(metric, labelKeyValues);
+		MetricCounter counter = register(name, metric, tags);
+		if (counter != MetricCounter.NOOP || !metric.exposed) {
+			// A registration that failed is tried again on the next call.
+			metric.counters.remember(labelKeyValues, tags, counter);
+		}
+		return counter;
+	}
+
+	private MetricCounter register(String name, Registered metric, Tags tags) {
 		if (!metric.exposed) {
 			return MetricCounter.NOOP;
 		}
@@ -533,9 +550,12 @@ public class ControllerMetrics {
 
 		final ConcurrentMap<Tags, AtomicLong> settable = new ConcurrentHashMap<>();
 
+		final SeriesCache<MetricCounter> counters;
+
 		Registered(MetricDefinition definition, boolean exposed, String meterName, String help, Alias alias,
-				String exposedName) {
+				String exposedName, int maxCached) {
 			this.definition = definition;
+			this.counters = new SeriesCache<>(definition.labels(), maxCached);
 			this.exposed = exposed;
 			this.meterName = meterName;
 			this.help = help;

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 import io.micrometer.core.instrument.Tag;
@@ -23,6 +24,7 @@ import dev.controllerobservability.internal.metrics.MetricNames;
 import dev.controllerobservability.RecordingFailures;
 import dev.controllerobservability.internal.operations.ObservationRecorder;
 import dev.controllerobservability.internal.operations.OperationDescriptor;
+import dev.controllerobservability.internal.operations.OperationDurations;
 import dev.controllerobservability.internal.operations.OperationResolver;
 import dev.controllerobservability.internal.operations.OperationSeries;
 import dev.controllerobservability.internal.operations.OperationSeriesCache;
@@ -62,6 +64,9 @@ public class ControllerOperations {
 
 	private final @Nullable DirectPath direct;
 
+	/** Whether an operation's duration histogram has a {@code _max} gauge. */
+	private final Predicate<OperationDescriptor> exposesMax;
+
 	private final RecordingFailures failures;
 
 	protected ControllerOperations(Builder builder) {
@@ -71,6 +76,9 @@ public class ControllerOperations {
 		this.recorder = new ObservationRecorder(builder.observationRegistry, builder.failures);
 		this.direct = (builder.directSeries != null) ? new DirectPath(builder.directSeries, builder.predicates,
 				this.resolver.maxCachedNames(), this.resolver.maxLabelValueLength()) : null;
+		OperationDurations durations = (builder.durations != null) ? builder.durations
+				: (builder.directSeries != null) ? builder.directSeries.durations() : null;
+		this.exposesMax = (durations != null) ? durations::exposesMax : (descriptor) -> true;
 	}
 
 	/**
@@ -210,7 +218,7 @@ public class ControllerOperations {
 	/**
 	 * The families an operation exposes, as the Prometheus text format will show them,
 	 * whether or not it has been called yet: the duration histogram, its {@code _max}
-	 * gauge and the in-flight gauge.
+	 * gauge when the durations keep one, and the in-flight gauge.
 	 * @param operation operation name such as {@code bind}
 	 * @param extraLabels label names every controller metric gets besides its own, such
 	 * as common tags
@@ -218,7 +226,7 @@ public class ControllerOperations {
 	 * @return the families
 	 */
 	public List<ExposedFamily> families(String operation, Collection<String> extraLabels, List<Double> defaultBuckets) {
-		return this.resolver.families(operation, extraLabels, defaultBuckets);
+		return this.resolver.families(operation, extraLabels, defaultBuckets, this.exposesMax);
 	}
 
 	/**
@@ -294,6 +302,8 @@ public class ControllerOperations {
 
 		private @Nullable OperationSeriesCache directSeries;
 
+		private @Nullable OperationDurations durations;
+
 		private List<ObservationPredicate> predicates = List.of();
 
 		private int maxOperations = DEFAULT_MAX_OPERATIONS;
@@ -360,6 +370,18 @@ public class ControllerOperations {
 		public Builder directRecording(OperationSeriesCache series, List<ObservationPredicate> predicates) {
 			this.directSeries = Objects.requireNonNull(series, "series");
 			this.predicates = List.copyOf(predicates);
+			return this;
+		}
+
+		/**
+		 * Sets where the observation handler records durations, when it is not the direct
+		 * path's series cache: it decides which families an operation exposes.
+		 * @param durations the handler's durations,
+		 * {@link dev.controllerobservability.internal.operations.OperationSeriesCache#durations()}
+		 * @return this builder
+		 */
+		public Builder durations(OperationDurations durations) {
+			this.durations = Objects.requireNonNull(durations, "durations");
 			return this;
 		}
 

@@ -1,6 +1,5 @@
 package dev.controllerobservability.operations;
 
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import io.micrometer.core.instrument.Clock;
@@ -187,7 +186,7 @@ public final class OperationHandle {
 		this.series.inFlight().decrementAndGet();
 		try {
 			long duration = this.clock.monotonicTime() - start;
-			this.series.timer(error).record(duration, TimeUnit.NANOSECONDS);
+			this.series.record(error, duration);
 		}
 		catch (Throwable ex) {
 			handle(ex);

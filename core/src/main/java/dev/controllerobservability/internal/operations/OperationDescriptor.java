@@ -3,7 +3,10 @@ package dev.controllerobservability.internal.operations;
 import java.time.Duration;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.controllerobservability.internal.metrics.MetricConventions;
+import dev.controllerobservability.stability.StabilityLevel;
 
 /**
  * Everything about one operation that does not change between calls, resolved once: its
@@ -20,9 +23,11 @@ import dev.controllerobservability.internal.metrics.MetricConventions;
  * @param familyName Prometheus name of the duration histogram, such as
  * {@code karpenter_allocation_controller_bind_duration_seconds}, which label allow-lists
  * and limits are keyed by
+ * @param stability the declared stability level, or {@code null} when none is declared
  */
 public record OperationDescriptor(String operation, String baseName, String durationDescription,
-		String inFlightDescription, List<Duration> buckets, List<String> labelKeys, String familyName) {
+		String inFlightDescription, List<Duration> buckets, List<String> labelKeys, String familyName,
+		@Nullable StabilityLevel stability) {
 
 	/**
 	 * Dotted name of the duration meter ({@code <namespace>_..._duration_seconds} in

@@ -1,7 +1,5 @@
 package dev.controllerobservability.internal.operations;
 
-import java.util.concurrent.TimeUnit;
-
 import io.micrometer.core.instrument.Clock;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.observation.MeterObservationHandler;
@@ -28,12 +26,23 @@ public final class OperationMeterObservationHandler implements MeterObservationH
 	private final RecordingFailures failures;
 
 	/**
-	 * Creates a handler.
+	 * Creates a handler that records durations as Micrometer timers.
 	 * @param registry where the meters go
 	 * @param failures where recording failures go
 	 */
 	public OperationMeterObservationHandler(MeterRegistry registry, RecordingFailures failures) {
-		this.series = new OperationSeriesCache(registry);
+		this(registry, OperationDurations.micrometer(registry), failures);
+	}
+
+	/**
+	 * Creates a handler.
+	 * @param registry where the in-flight gauges go, whose clock times operations
+	 * @param durations where the durations go
+	 * @param failures where recording failures go
+	 */
+	public OperationMeterObservationHandler(MeterRegistry registry, OperationDurations durations,
+			RecordingFailures failures) {
+		this.series = new OperationSeriesCache(registry, durations);
 		this.clock = registry.config().clock();
 		this.failures = failures;
 	}
@@ -89,7 +98,7 @@ public final class OperationMeterObservationHandler implements MeterObservationH
 			if (series == null) {
 				series = this.series.series(context.getDescriptor(), context.getLabels());
 			}
-			series.timer(context.getError()).record(duration, TimeUnit.NANOSECONDS);
+			series.record(context.getError(), duration);
 		}
 		catch (Throwable ex) {
 			handle("duration of " + context.getDescriptor().operation(), ex);

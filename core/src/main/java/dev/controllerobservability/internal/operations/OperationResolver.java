@@ -1,6 +1,7 @@
 package dev.controllerobservability.internal.operations;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -9,6 +10,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.function.Predicate;
 
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
@@ -167,9 +169,12 @@ public final class OperationResolver {
 	 * @param operation operation name such as {@code bind}
 	 * @param extraLabels label names every controller metric gets besides its own
 	 * @param defaultBuckets the shared duration buckets, in seconds
-	 * @return the duration histogram, its {@code _max} gauge and the in-flight gauge
+	 * @param exposesMax whether an operation's durations keep a {@code _max} gauge
+	 * @return the duration histogram, its {@code _max} gauge if the durations keep one,
+	 * and the in-flight gauge
 	 */
-	public List<ExposedFamily> families(String operation, Collection<String> extraLabels, List<Double> defaultBuckets) {
+	public List<ExposedFamily> families(String operation, Collection<String> extraLabels, List<Double> defaultBuckets,
+			Predicate<OperationDescriptor> exposesMax) {
 		OperationDescriptor descriptor = describe(operation);
 		Map<String, String> labels = new TreeMap<>();
 		extraLabels.forEach((label) -> labels.put(label, ""));
@@ -179,13 +184,16 @@ public final class OperationResolver {
 		withOutcome.put(MetricConventions.ERROR_LABEL, "");
 		List<Double> buckets = descriptor.buckets().isEmpty() ? defaultBuckets
 				: descriptor.buckets().stream().map((bucket) -> bucket.toNanos() / 1e9).toList();
-		return List.of(
-				new ExposedFamily(descriptor.familyName(), "histogram", descriptor.durationDescription(),
-						List.of(withOutcome), buckets),
-				new ExposedFamily(descriptor.familyName() + "_max", "gauge", descriptor.durationDescription(),
-						List.of(withOutcome), List.of()),
-				new ExposedFamily(descriptor.inFlightFamilyName(), "gauge", descriptor.inFlightDescription(),
-						List.of(labels), List.of()));
+		List<ExposedFamily> families = new ArrayList<>();
+		families.add(new ExposedFamily(descriptor.familyName(), "histogram", descriptor.durationDescription(),
+				List.of(withOutcome), buckets));
+		if (exposesMax.test(descriptor)) {
+			families.add(new ExposedFamily(descriptor.familyName() + "_max", "gauge", descriptor.durationDescription(),
+					List.of(withOutcome), List.of()));
+		}
+		families.add(new ExposedFamily(descriptor.inFlightFamilyName(), "gauge", descriptor.inFlightDescription(),
+				List.of(labels), List.of()));
+		return families;
 	}
 
 	private OperationDescriptor resolve(String operation) {
@@ -203,7 +211,8 @@ public final class OperationResolver {
 		List<Duration> buckets = List.of(BucketRules.durations(definition.buckets()));
 		return new OperationDescriptor(name, baseName, description,
 				annotate(definition, "Number of " + readable + " operations in flight."), buckets, this.labelKeys,
-				baseName.replace('.', '_') + "_" + MetricConventions.DURATION_SUFFIX + "_seconds");
+				baseName.replace('.', '_') + "_" + MetricConventions.DURATION_SUFFIX + "_seconds",
+				definition.stability());
 	}
 
 	private static String annotate(OperationDefinition definition, String help) {

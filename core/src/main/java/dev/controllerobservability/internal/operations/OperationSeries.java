@@ -1,6 +1,5 @@
 package dev.controllerobservability.internal.operations;
 
-import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -8,36 +7,32 @@ import java.util.concurrent.atomic.AtomicLong;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
-import io.micrometer.core.instrument.Timer;
 
 import dev.controllerobservability.internal.metrics.MetricConventions;
 
 /**
  * The meters of one operation for one set of label values: the in-flight gauge and a
- * duration timer per outcome ({@code result="success",error="none"} and one per error
- * type). Meters are registered on first use and then reached without a lookup.
+ * duration series per outcome ({@code result="success",error="none"} and one per error
+ * type). Series are registered on first use and then reached without a lookup.
  */
 public final class OperationSeries {
 
-	private final MeterRegistry registry;
+	private final OperationDurations durations;
 
 	private final OperationDescriptor descriptor;
 
 	private final Tags labels;
 
-	private final Duration[] buckets;
-
 	private final AtomicLong inFlight = new AtomicLong();
 
-	private volatile Timer success;
+	private volatile OperationDurations.Recorder success;
 
-	private final Map<Class<?>, Timer> failures = new ConcurrentHashMap<>();
+	private final Map<Class<?>, OperationDurations.Recorder> failures = new ConcurrentHashMap<>();
 
-	OperationSeries(MeterRegistry registry, OperationDescriptor descriptor, Tags labels, Duration[] buckets) {
-		this.registry = registry;
+	OperationSeries(MeterRegistry registry, OperationDurations durations, OperationDescriptor descriptor, Tags labels) {
+		this.durations = durations;
 		this.descriptor = descriptor;
 		this.labels = labels;
-		this.buckets = buckets;
 		Gauge.builder(descriptor.inFlightName(), this.inFlight, AtomicLong::get)
 			.description(descriptor.inFlightDescription())
 			.tags(labels)
@@ -50,34 +45,27 @@ public final class OperationSeries {
 	}
 
 	/**
-	 * The duration timer of an outcome.
+	 * Records the duration of one call.
 	 * @param error what the operation threw, or {@code null} when it succeeded
-	 * @return its timer
+	 * @param nanos how long it took, in nanoseconds
 	 */
-	public Timer timer(Throwable error) {
-		if (error == null) {
-			Timer timer = this.success;
-			if (timer == null) {
-				timer = register(MetricConventions.SUCCESS, MetricConventions.NONE);
-				this.success = timer;
-			}
-			return timer;
-		}
-		Timer timer = this.failures.get(error.getClass());
-		return (timer != null) ? timer : this.failures.computeIfAbsent(error.getClass(),
-				(type) -> register(MetricConventions.ERROR, OperationContext.errorLabel(error)));
+	public void record(Throwable error, long nanos) {
+		recorder(error).record(nanos);
 	}
 
-	private Timer register(String result, String errorLabel) {
-		Timer.Builder builder = Timer.builder(this.descriptor.durationName())
-			.description(this.descriptor.durationDescription())
-			.tags(this.labels)
-			.tag(MetricConventions.RESULT_LABEL, result)
-			.tag(MetricConventions.ERROR_LABEL, errorLabel);
-		if (this.buckets.length > 0) {
-			builder.serviceLevelObjectives(this.buckets);
+	private OperationDurations.Recorder recorder(Throwable error) {
+		if (error == null) {
+			OperationDurations.Recorder recorder = this.success;
+			if (recorder == null) {
+				recorder = this.durations.register(this.descriptor, this.labels, MetricConventions.SUCCESS,
+						MetricConventions.NONE);
+				this.success = recorder;
+			}
+			return recorder;
 		}
-		return builder.register(this.registry);
+		OperationDurations.Recorder recorder = this.failures.get(error.getClass());
+		return (recorder != null) ? recorder : this.failures.computeIfAbsent(error.getClass(), (type) -> this.durations
+			.register(this.descriptor, this.labels, MetricConventions.ERROR, OperationContext.errorLabel(error)));
 	}
 
 }

@@ -1,6 +1,5 @@
 package dev.controllerobservability.internal.operations;
 
-import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -17,14 +16,27 @@ public final class OperationSeriesCache {
 
 	private final MeterRegistry registry;
 
+	private final OperationDurations durations;
+
 	private final Map<String, Map<Tags, OperationSeries>> operations = new ConcurrentHashMap<>();
 
 	/**
 	 * Creates an empty cache.
-	 * @param registry where the meters are registered
+	 * @param registry where the in-flight gauges are registered, whose clock times
+	 * operations
+	 * @param durations where the durations are recorded
 	 */
-	public OperationSeriesCache(MeterRegistry registry) {
+	public OperationSeriesCache(MeterRegistry registry, OperationDurations durations) {
 		this.registry = registry;
+		this.durations = durations;
+	}
+
+	/**
+	 * Where the durations are recorded.
+	 * @return the durations backend
+	 */
+	public OperationDurations durations() {
+		return this.durations;
 	}
 
 	/**
@@ -47,9 +59,8 @@ public final class OperationSeriesCache {
 			series = this.operations.computeIfAbsent(descriptor.baseName(), (name) -> new ConcurrentHashMap<>());
 		}
 		OperationSeries existing = series.get(labels);
-		return (existing != null) ? existing
-				: series.computeIfAbsent(labels, (key) -> new OperationSeries(this.registry, descriptor, key,
-						descriptor.buckets().toArray(Duration[]::new)));
+		return (existing != null) ? existing : series.computeIfAbsent(labels,
+				(key) -> new OperationSeries(this.registry, this.durations, descriptor, key));
 	}
 
 }

@@ -2,7 +2,6 @@ package dev.controllerobservability.internal.kubernetes;
 
 import java.util.Collection;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
 import io.prometheus.metrics.core.metrics.Histogram;
@@ -10,14 +9,12 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 import dev.controllerobservability.internal.kubernetes.KubernetesConventions;
 import dev.controllerobservability.internal.metrics.MetricConventions;
+import dev.controllerobservability.internal.metrics.NativeHistograms;
 
 /**
- * controller-runtime's three histograms as controller-runtime declares them: classic
- * buckets and, at once, native buckets (bucket factor 1.1, at most 100 buckets, reset
- * after an hour). Micrometer has no native histograms, so they are
- * prometheus-metrics-core histograms registered straight with the application's
- * {@link PrometheusRegistry}. The text format carries their classic buckets; the protobuf
- * format, which Prometheus asks for when native histograms are enabled, carries both.
+ * controller-runtime's three histograms as controller-runtime declares them
+ * ({@link NativeHistograms}), registered with the application's
+ * {@link PrometheusRegistry}.
  */
 public final class ControllerRuntimeHistograms {
 
@@ -65,16 +62,7 @@ public final class ControllerRuntimeHistograms {
 	}
 
 	private static Histogram histogram(String name, String help, List<Double> buckets, String... labels) {
-		return Histogram.builder()
-			.name(name)
-			.help(help)
-			.labelNames(labels)
-			.classicUpperBounds(buckets.stream().mapToDouble(Double::doubleValue).toArray())
-			.nativeInitialSchema(KubernetesConventions.NATIVE_HISTOGRAM_SCHEMA)
-			.nativeMaxNumberOfBuckets(KubernetesConventions.NATIVE_HISTOGRAM_MAX_BUCKETS)
-			.nativeResetDuration(KubernetesConventions.NATIVE_HISTOGRAM_RESET.toMinutes(), TimeUnit.MINUTES)
-			.withoutExemplars()
-			.build();
+		return NativeHistograms.builder(name, help, buckets).labelNames(labels).build();
 	}
 
 	/**

@@ -1,6 +1,5 @@
 package dev.controllerobservability.internal.kubernetes;
 
-import java.time.Duration;
 import java.util.List;
 
 /**
@@ -24,22 +23,6 @@ public final class KubernetesConventions {
 	 */
 	public static final List<Double> WORKQUEUE_BUCKETS = List.of(1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1.0,
 			10.0, 100.0, 1000.0);
-
-	/**
-	 * Native histogram schema of controller-runtime's histograms: client_golang turns
-	 * their bucket factor 1.1 into schema 3, whose buckets grow by 2^(1/8) (about 1.09).
-	 */
-	public static final int NATIVE_HISTOGRAM_SCHEMA = 3;
-
-	/**
-	 * Most native buckets controller-runtime's histograms keep before they widen them.
-	 */
-	public static final int NATIVE_HISTOGRAM_MAX_BUCKETS = 100;
-
-	/**
-	 * How often controller-runtime's native histograms may start over with fine buckets.
-	 */
-	public static final Duration NATIVE_HISTOGRAM_RESET = Duration.ofHours(1);
 
 	/** The {@code priority} of {@code workqueue_depth} for an ordinary item. */
 	public static final String DEFAULT_PRIORITY = "0";

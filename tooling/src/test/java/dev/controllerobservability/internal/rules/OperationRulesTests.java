@@ -17,7 +17,7 @@ class OperationRulesTests {
 
 	private static final OperationDescriptor LAUNCH = new OperationDescriptor("launch",
 			"karpenter.cloudprovider.launch", "d", "i", List.<Duration>of(), List.of("provisioner"),
-			"karpenter_cloudprovider_launch_duration_seconds");
+			"karpenter_cloudprovider_launch_duration_seconds", null);
 
 	@Test
 	void generatesRecordingRulesAndAlertsForTheSwitchedOnRules() {

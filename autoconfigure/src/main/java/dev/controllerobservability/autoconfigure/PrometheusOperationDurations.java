@@ -1,0 +1,48 @@
+package dev.controllerobservability.autoconfigure;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.util.ClassUtils;
+
+import dev.controllerobservability.internal.operations.OperationDurations;
+import dev.controllerobservability.internal.operations.PrometheusDurations;
+
+/**
+ * The {@code prometheus} backend of {@code controller.observability.operations.backend},
+ * apart so that the Prometheus client is loaded only when it is chosen.
+ */
+final class PrometheusOperationDurations {
+
+	static final String PROPERTY = ControllerObservabilityProperties.PREFIX + ".operations.backend";
+
+	private PrometheusOperationDurations() {
+	}
+
+	/**
+	 * The backend, or a clear failure when the application has no Prometheus registry.
+	 */
+	static OperationDurations create(BeanFactory beanFactory, MeterRegistry meterRegistry,
+			ControllerObservabilitySettings settings) {
+		ClassLoader classLoader = PrometheusOperationDurations.class.getClassLoader();
+		if (!ClassUtils.isPresent("io.prometheus.metrics.core.metrics.Histogram", classLoader)
+				|| !ClassUtils.isPresent("io.prometheus.metrics.model.registry.PrometheusRegistry", classLoader)) {
+			throw noRegistry("the Prometheus client (io.prometheus:prometheus-metrics-core) is not on the class path");
+		}
+		PrometheusRegistry registry = beanFactory.getBeanProvider(PrometheusRegistry.class).getIfUnique();
+		if (registry == null) {
+			throw noRegistry("the application has no single PrometheusRegistry bean");
+		}
+		return new PrometheusDurations(registry, meterRegistry.config().clock(), settings.commonTags(),
+				settings.durationBuckets(), settings.disabledMetrics());
+	}
+
+	private static InvalidObservabilityPropertyException noRegistry(String reason) {
+		return new InvalidObservabilityPropertyException(PROPERTY, "prometheus",
+				"operation durations go straight to the Prometheus registry, but " + reason,
+				"Add io.micrometer:micrometer-registry-prometheus (Spring Boot then defines the PrometheusRegistry) "
+						+ "or set " + PROPERTY + "=micrometer");
+	}
+
+}

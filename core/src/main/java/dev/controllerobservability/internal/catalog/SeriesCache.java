@@ -1,0 +1,113 @@
+package dev.controllerobservability.internal.catalog;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.Tags;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The series of one declared metric by the label keys and values callers pass, so that
+ * looking a series up by name again costs a hash lookup instead of resolving its labels.
+ * Only label sets that resolve to themselves are remembered: a value the cardinality
+ * limits replace, truncate or fold into the overflow series is resolved, and counted, on
+ * every call. At most {@code maxSize} label sets are remembered.
+ *
+ * @param <T> the series type
+ */
+public final class SeriesCache<T> {
+
+	private final List<String> labels;
+
+	private final int maxSize;
+
+	/** Series by label value, for the common metric with one label. */
+	private final ConcurrentMap<String, T> byValue = new ConcurrentHashMap<>();
+
+	/** Series by label keys and values, for metrics with none or several labels. */
+	private final ConcurrentMap<KeyValues, T> byKeyValues = new ConcurrentHashMap<>();
+
+	/**
+	 * Creates an empty cache.
+	 * @param labels the metric's declared label keys
+	 * @param maxSize most label sets remembered
+	 */
+	public SeriesCache(List<String> labels, int maxSize) {
+		this.labels = List.copyOf(labels);
+		this.maxSize = maxSize;
+	}
+
+	/**
+	 * The series remembered for label keys and values as a caller passes them.
+	 * @param labelKeyValues keys, each followed by its value
+	 * @return the series, or {@code null}
+	 */
+	public @Nullable T get(String[] labelKeyValues) {
+		if (this.labels.size() == 1) {
+			if (labelKeyValues.length != 2 || labelKeyValues[1] == null
+					|| !this.labels.get(0).equals(labelKeyValues[0])) {
+				return null;
+			}
+			return this.byValue.get(labelKeyValues[1]);
+		}
+		return this.byKeyValues.get(new KeyValues(labelKeyValues));
+	}
+
+	/**
+	 * Remembers a series, if its labels resolved to the values passed.
+	 * @param labelKeyValues keys, each followed by its value, as the caller passed them
+	 * @param resolved the labels after the cardinality limits
+	 * @param series the series
+	 */
+	public void remember(String[] labelKeyValues, Tags resolved, T series) {
+		if (labelKeyValues.length != 2 * this.labels.size() || !resolvesToItself(labelKeyValues, resolved)) {
+			return;
+		}
+		if (this.labels.size() == 1) {
+			if (this.byValue.size() < this.maxSize) {
+				this.byValue.putIfAbsent(labelKeyValues[1], series);
+			}
+		}
+		else if (this.byKeyValues.size() < this.maxSize) {
+			this.byKeyValues.putIfAbsent(new KeyValues(labelKeyValues.clone()), series);
+		}
+	}
+
+	private static boolean resolvesToItself(String[] labelKeyValues, Tags resolved) {
+		for (int i = 0; i < labelKeyValues.length; i += 2) {
+			String value = labelKeyValues[i + 1];
+			if (value == null || !value.equals(valueOf(resolved, labelKeyValues[i]))) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	private static @Nullable String valueOf(Tags tags, @Nullable String key) {
+		for (Tag tag : tags) {
+			if (tag.getKey().equals(key)) {
+				return tag.getValue();
+			}
+		}
+		return null;
+	}
+
+	/** Label keys and values compared element by element. */
+	private record KeyValues(String[] keyValues) {
+
+		@Override
+		public boolean equals(Object other) {
+			return other instanceof KeyValues that && Arrays.equals(this.keyValues, that.keyValues);
+		}
+
+		@Override
+		public int hashCode() {
+			return Arrays.hashCode(this.keyValues);
+		}
+
+	}
+
+}

@@ -1,0 +1,55 @@
+package dev.controllerobservability.internal.operations;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+
+/**
+ * Where operation durations are recorded: Micrometer timers ({@link #micrometer}), or
+ * prometheus-metrics-core histograms with native buckets ({@link PrometheusDurations}).
+ * The in-flight gauges are Micrometer gauges either way.
+ */
+public interface OperationDurations {
+
+	/**
+	 * Registers the duration series of one outcome of an operation.
+	 * @param descriptor the operation
+	 * @param labels every label key of the operation with its value
+	 * @param result the {@code result} label value
+	 * @param error the {@code error} label value
+	 * @return what records into the series
+	 */
+	Recorder register(OperationDescriptor descriptor, Tags labels, String result, String error);
+
+	/**
+	 * Whether an operation's duration histogram comes with a {@code _max} gauge.
+	 * @param descriptor the operation
+	 * @return whether {@code <...>_duration_seconds_max} is exposed
+	 */
+	boolean exposesMax(OperationDescriptor descriptor);
+
+	/**
+	 * Durations as Micrometer timers, with everything Micrometer applies to them: meter
+	 * filters, {@code management.metrics.distribution.*}, every registry and the
+	 * {@code _max} gauge.
+	 * @param registry where the timers are registered
+	 * @return the durations
+	 */
+	static OperationDurations micrometer(MeterRegistry registry) {
+		return new MicrometerDurations(registry);
+	}
+
+	/**
+	 * Records the durations of one series.
+	 */
+	@FunctionalInterface
+	interface Recorder {
+
+		/**
+		 * Records one duration.
+		 * @param nanos the duration in nanoseconds
+		 */
+		void record(long nanos);
+
+	}
+
+}

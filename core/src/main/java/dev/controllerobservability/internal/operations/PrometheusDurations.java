@@ -1,0 +1,172 @@
+package dev.controllerobservability.internal.operations;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.micrometer.core.instrument.Clock;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.Tags;
+import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.Labels;
+
+import dev.controllerobservability.internal.metrics.MetricConventions;
+import dev.controllerobservability.internal.metrics.NativeHistograms;
+import dev.controllerobservability.stability.StabilityLevel;
+
+/**
+ * Operation durations recorded straight into prometheus-metrics-core histograms, with the
+ * classic buckets of the Micrometer backend plus native buckets
+ * ({@link NativeHistograms}), registered with the application's
+ * {@link PrometheusRegistry}. A duration costs one data-point observation, the floor
+ * Micrometer's timer cannot reach.
+ * <p>
+ * What applies: the namespace, the common tags (as constant labels; an operation label of
+ * the same key wins), the default and per-operation buckets, and the disabled metrics.
+ * What does not: other Micrometer registries, Micrometer meter filters and
+ * {@code management.metrics.distribution.*}. The {@code _max} gauge is kept only for BETA
+ * and STABLE operations, whose contract includes it ({@link WindowMax}).
+ */
+public final class PrometheusDurations implements OperationDurations {
+
+	private final PrometheusRegistry registry;
+
+	private final Clock clock;
+
+	private final Tags commonTags;
+
+	private final List<Double> defaultBuckets;
+
+	private final Set<String> disabledMetrics;
+
+	private final Map<String, Family> families = new ConcurrentHashMap<>();
+
+	/**
+	 * Creates the backend.
+	 * @param registry where the histograms are registered
+	 * @param clock the clock the {@code _max} window turns by
+	 * @param commonTags tags every controller metric carries
+	 * @param defaultBuckets the shared duration buckets, in seconds
+	 * @param disabledMetrics Prometheus names of metrics never to register
+	 */
+	public PrometheusDurations(PrometheusRegistry registry, Clock clock, Tags commonTags, List<Double> defaultBuckets,
+			Collection<String> disabledMetrics) {
+		this.registry = registry;
+		this.clock = clock;
+		this.commonTags = commonTags;
+		this.defaultBuckets = List.copyOf(defaultBuckets);
+		this.disabledMetrics = Set.copyOf(disabledMetrics);
+	}
+
+	@Override
+	public Recorder register(OperationDescriptor descriptor, Tags labels, String result, String error) {
+		Family family = this.families.computeIfAbsent(descriptor.familyName(), (name) -> new Family(descriptor));
+		return family.series(labels, result, error);
+	}
+
+	@Override
+	public boolean exposesMax(OperationDescriptor descriptor) {
+		return descriptor.stability() == StabilityLevel.BETA || descriptor.stability() == StabilityLevel.STABLE;
+	}
+
+	/**
+	 * The histogram of one operation, and its {@code _max} gauge if it has one.
+	 */
+	private final class Family {
+
+		private final List<String> labelKeys;
+
+		private final Histogram histogram;
+
+		private final Map<List<String>, WindowMax> maxima;
+
+		Family(OperationDescriptor descriptor) {
+			this.labelKeys = descriptor.labelKeys().stream().sorted().toList();
+			String[] labelNames = new String[this.labelKeys.size() + 2];
+			this.labelKeys.toArray(labelNames);
+			labelNames[labelNames.length - 2] = MetricConventions.RESULT_LABEL;
+			labelNames[labelNames.length - 1] = MetricConventions.ERROR_LABEL;
+			Labels constLabels = constLabels(labelNames);
+			List<Double> buckets = descriptor.buckets().isEmpty() ? PrometheusDurations.this.defaultBuckets
+					: descriptor.buckets().stream().map((bucket) -> bucket.toNanos() / 1e9).toList();
+			this.histogram = NativeHistograms
+				.builder(descriptor.familyName(), descriptor.durationDescription(), buckets)
+				.labelNames(labelNames)
+				.constLabels(constLabels)
+				.build();
+			boolean visible = !PrometheusDurations.this.disabledMetrics.contains(descriptor.familyName());
+			if (visible) {
+				PrometheusDurations.this.registry.register(this.histogram);
+			}
+			if (!exposesMax(descriptor)) {
+				this.maxima = null;
+				return;
+			}
+			this.maxima = new ConcurrentHashMap<>();
+			GaugeWithCallback max = GaugeWithCallback.builder()
+				.name(descriptor.familyName() + "_max")
+				.help(descriptor.durationDescription())
+				.labelNames(labelNames)
+				.constLabels(constLabels)
+				.callback((callback) -> {
+					long now = PrometheusDurations.this.clock.monotonicTime();
+					this.maxima
+						.forEach((values, window) -> callback.call(window.poll(now), values.toArray(String[]::new)));
+				})
+				.build();
+			if (visible) {
+				PrometheusDurations.this.registry.register(max);
+			}
+		}
+
+		Recorder series(Tags labels, String result, String error) {
+			List<String> values = new ArrayList<>(this.labelKeys.size() + 2);
+			for (String key : this.labelKeys) {
+				Tag tag = find(labels, key);
+				values.add((tag != null) ? tag.getValue() : MetricConventions.NONE);
+			}
+			values.add(result);
+			values.add(error);
+			DistributionDataPoint point = this.histogram.labelValues(values.toArray(String[]::new));
+			if (this.maxima == null) {
+				return (nanos) -> point.observe(nanos / 1e9);
+			}
+			WindowMax window = this.maxima.computeIfAbsent(List.copyOf(values),
+					(key) -> new WindowMax(PrometheusDurations.this.clock.monotonicTime()));
+			return (nanos) -> {
+				point.observe(nanos / 1e9);
+				window.record(nanos);
+			};
+		}
+
+		private Labels constLabels(String[] labelNames) {
+			List<String> taken = List.of(labelNames);
+			List<String> names = new ArrayList<>();
+			List<String> values = new ArrayList<>();
+			for (Tag tag : PrometheusDurations.this.commonTags) {
+				if (!taken.contains(tag.getKey())) {
+					names.add(tag.getKey());
+					values.add(tag.getValue());
+				}
+			}
+			return Labels.of(names, values);
+		}
+
+		private static Tag find(Tags labels, String key) {
+			for (Tag tag : labels) {
+				if (tag.getKey().equals(key)) {
+					return tag;
+				}
+			}
+			return null;
+		}
+
+	}
+
+}
