@@ -27,7 +27,8 @@ class PublicApiTests {
 					"dev.controllerobservability.catalog.ControllerMetrics#collect mentions dev.controllerobservability.internal.catalog.MetricCollector",
 					"dev.controllerobservability.operations.ControllerOperations#describe mentions dev.controllerobservability.internal.operations.OperationDescriptor",
 					"dev.controllerobservability.operations.ControllerOperations$Builder#cardinalityLimiter mentions dev.controllerobservability.internal.cardinality.CardinalityLimiter",
-					"dev.controllerobservability.operations.ControllerOperations$Builder#directRecording mentions dev.controllerobservability.internal.operations.OperationSeriesCache");
+					"dev.controllerobservability.operations.ControllerOperations$Builder#directRecording mentions dev.controllerobservability.internal.operations.OperationSeriesCache",
+					"dev.controllerobservability.operations.ControllerOperations$Builder#durations mentions dev.controllerobservability.internal.operations.OperationDurations");
 	}
 
 }

@@ -249,7 +249,20 @@ class RefusedConfigurationTests {
 						""", P + "alerts.LaunchErrors.severity", "page",
 						"the severity is unknown: it is none of critical, warning or info",
 						"Set it to one of critical, warning, info in \"controller.observability.alerts.LaunchErrors.severity\" "
-								+ "from property source \"systemProperties\""));
+								+ "from property source \"systemProperties\""),
+				new Refused("operations backend that does not exist in an environment variable", Source.ENVIRONMENT, """
+						CONTROLLER_OBSERVABILITY_OPERATIONS_BACKEND=influx
+						""", P + "operations.backend", "influx",
+						"the backend is unknown: it is none of micrometer or prometheus",
+						"Set it to one of micrometer, prometheus in System Environment Property "
+								+ "\"CONTROLLER_OBSERVABILITY_OPERATIONS_BACKEND\""),
+				new Refused("prometheus operations backend without a Prometheus registry", Source.YAML, """
+						controller.observability.operations.backend: prometheus
+						management.prometheus.metrics.export.enabled: false
+						""", P + "operations.backend", "prometheus",
+						"operation durations go straight to the Prometheus registry, but the application has no "
+								+ "single PrometheusRegistry bean",
+						"or set controller.observability.operations.backend=micrometer"));
 	}
 
 	@ParameterizedTest(name = "{0}")

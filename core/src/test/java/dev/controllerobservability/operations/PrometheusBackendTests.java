@@ -1,0 +1,159 @@
+package dev.controllerobservability.operations;
+
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.micrometer.core.instrument.MockClock;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
+import io.prometheus.metrics.model.snapshots.Labels;
+import io.prometheus.metrics.model.snapshots.MetricSnapshot;
+import org.junit.jupiter.api.Test;
+
+import dev.controllerobservability.ControllerObservability;
+import dev.controllerobservability.exposition.ExposedFamily;
+import dev.controllerobservability.stability.StabilityLevel;
+import dev.controllerobservability.test.PrometheusScrape;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+
+/**
+ * Operations recorded straight into prometheus-metrics-core histograms: the same series
+ * and buckets as with Micrometer timers, native buckets besides, a {@code _max} gauge
+ * only where the stability contract includes one, and no allocation per call.
+ */
+class PrometheusBackendTests {
+
+	private final MockClock clock = new MockClock();
+
+	private final PrometheusRegistry prometheus = new PrometheusRegistry();
+
+	private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT,
+			this.prometheus, this.clock);
+
+	private final ControllerObservability observability = ControllerObservability.builder(this.registry)
+		.namespace("karpenter")
+		.operationTags("provisioner")
+		.commonTags(Tags.of("cluster", "dev"))
+		.operation("launch", new OperationDefinition(null, null, List.of(0.5, 2.0), StabilityLevel.STABLE))
+		.disabledMetrics(List.of("karpenter_evict_duration_seconds"))
+		.operationHistograms(this.prometheus)
+		.build();
+
+	private final ControllerOperations operations = this.observability.operations();
+
+	@Test
+	void recordsTheClassicSeriesOfTheMicrometerBackend() {
+		for (int i = 0; i < 3; i++) {
+			this.operations.observe("bind", Tags.of("provisioner", "gpu"), () -> this.clock.add(Duration.ofMillis(30)));
+		}
+		assertThatIllegalStateException()
+			.isThrownBy(() -> this.operations.observe("bind", Tags.of("provisioner", "gpu"), (Runnable) () -> {
+				this.clock.add(Duration.ofSeconds(3));
+				throw new IllegalStateException("no node");
+			}));
+		PrometheusScrape scrape = PrometheusScrape.parse(this.registry.scrape());
+		Map<String, String> success = Map.of("cluster", "dev", "error", "none", "provisioner", "gpu", "result",
+				"success");
+		assertThat(scrape.value("karpenter_bind_duration_seconds_count", success)).isEqualTo(3);
+		assertThat(scrape.value("karpenter_bind_duration_seconds_sum", success)).isCloseTo(0.09, within());
+		assertThat(scrape.value("karpenter_bind_duration_seconds_bucket", with(success, "le", "0.025"))).isZero();
+		assertThat(scrape.value("karpenter_bind_duration_seconds_bucket", with(success, "le", "0.05"))).isEqualTo(3);
+		assertThat(scrape.value("karpenter_bind_duration_seconds_count",
+				Map.of("cluster", "dev", "error", "IllegalStateException", "provisioner", "gpu", "result", "error")))
+			.isEqualTo(1);
+		assertThat(scrape.value("karpenter_bind_in_flight", Map.of("cluster", "dev", "provisioner", "gpu"))).isZero();
+		assertThat(scrape.families()).doesNotContain("karpenter_bind_duration_seconds_max");
+	}
+
+	@Test
+	void addsNativeBucketsForScrapersThatAskForThem() {
+		this.operations.observe("bind", Tags.of("provisioner", "gpu"), () -> this.clock.add(Duration.ofMillis(30)));
+		HistogramSnapshot histogram = (HistogramSnapshot) this.prometheus.scrape()
+			.stream()
+			.filter((snapshot) -> snapshot.getMetadata().getPrometheusName().equals("karpenter_bind_duration_seconds"))
+			.findFirst()
+			.orElseThrow();
+		HistogramSnapshot.HistogramDataPointSnapshot point = histogram.getDataPoints().get(0);
+		assertThat((Object) point.getLabels())
+			.isEqualTo(Labels.of("cluster", "dev", "error", "none", "provisioner", "gpu", "result", "success"));
+		assertThat(point.hasNativeHistogramData()).isTrue();
+		assertThat(point.getNativeSchema()).isEqualTo(3);
+		assertThat(point.getNativeBucketsForPositiveValues().size()).isEqualTo(1);
+		assertThat(point.getNativeBucketsForPositiveValues().getCount(0)).isEqualTo(1);
+		assertThat(point.hasClassicHistogramData()).isTrue();
+	}
+
+	@Test
+	void keepsTheMaxGaugeOfOperationsWhoseContractIncludesIt() {
+		this.operations.observe("launch", Tags.of("provisioner", "gpu"), () -> this.clock.add(Duration.ofSeconds(1)));
+		this.operations.observe("launch", Tags.of("provisioner", "gpu"), () -> this.clock.add(Duration.ofMillis(10)));
+		PrometheusScrape scrape = PrometheusScrape.parse(this.registry.scrape());
+		Map<String, String> labels = Map.of("cluster", "dev", "error", "none", "provisioner", "gpu", "result",
+				"success");
+		assertThat(scrape.value("karpenter_launch_duration_seconds_max", labels)).isEqualTo(1.0);
+		assertThat(scrape.value("karpenter_launch_duration_seconds_bucket", with(labels, "le", "0.5"))).isEqualTo(1);
+		assertThat(scrape.help("karpenter_launch_duration_seconds_max")).startsWith("[STABLE]");
+		assertThat(names(this.operations.families("launch", List.of("cluster"), List.of()))).containsExactly(
+				"karpenter_launch_duration_seconds", "karpenter_launch_duration_seconds_max",
+				"karpenter_launch_in_flight");
+		assertThat(names(this.operations.families("bind", List.of("cluster"), List.of())))
+			.containsExactly("karpenter_bind_duration_seconds", "karpenter_bind_in_flight");
+	}
+
+	@Test
+	void recordsDisabledOperationsUnseen() {
+		this.operations.observe("evict", Tags.of("provisioner", "gpu"), () -> this.clock.add(Duration.ofMillis(5)));
+		assertThat(PrometheusScrape.parse(this.registry.scrape()).families())
+			.doesNotContain("karpenter_evict_duration_seconds")
+			.contains("karpenter_evict_in_flight");
+		assertThat(this.observability.failures().count()).isZero();
+	}
+
+	/**
+	 * The starter adds no allocation to the data point's own: prometheus-metrics-core
+	 * 1.4's native histogram allocates one {@code AtomicBoolean} (16 bytes) per
+	 * observation ({@code Histogram.DataPoint.maybeResetOrScaleDown}) that the JIT does
+	 * not always remove.
+	 */
+	@Test
+	void allocatesNoMoreThanTheHistogramDataPointPerCall() {
+		OperationHandle handle = this.operations.bind("bind", Tags.of("provisioner", "gpu"));
+		Duration step = Duration.ofMillis(30);
+		Runnable work = () -> this.clock.add(step);
+		com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+		int calls = 100_000;
+		for (int i = 0; i < calls; i++) {
+			handle.observe(work);
+		}
+		long before = threads.getCurrentThreadAllocatedBytes();
+		for (int i = 0; i < calls; i++) {
+			handle.observe(work);
+		}
+		long after = threads.getCurrentThreadAllocatedBytes();
+		assertThat((double) (after - before) / calls).as("bytes allocated per handle.observe")
+			.isLessThanOrEqualTo(16.01);
+	}
+
+	private static Map<String, String> with(Map<String, String> labels, String key, String value) {
+		Map<String, String> more = new HashMap<>(labels);
+		more.put(key, value);
+		return more;
+	}
+
+	private static List<String> names(List<ExposedFamily> families) {
+		return families.stream().map(ExposedFamily::name).toList();
+	}
+
+	private static org.assertj.core.data.Offset<Double> within() {
+		return org.assertj.core.data.Offset.offset(1e-9);
+	}
+
+}
