@@ -2,12 +2,16 @@ package dev.controllerobservability.operations;
 
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 import io.micrometer.core.instrument.MockClock;
 import io.micrometer.core.instrument.Tags;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationHandler;
+import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -106,6 +110,50 @@ class PrometheusBackendTests {
 				"karpenter_launch_in_flight");
 		assertThat(names(this.operations.families("bind", List.of("cluster"), List.of())))
 			.containsExactly("karpenter_bind_duration_seconds", "karpenter_bind_in_flight");
+	}
+
+	@Test
+	void leavesTheDurationsToThePrometheusRegistryOnly() {
+		this.operations.observe("bind", Tags.of("provisioner", "gpu"), () -> this.clock.add(Duration.ofMillis(30)));
+		assertThat(this.registry.find("karpenter.bind.duration").meters()).isEmpty();
+		assertThat(this.registry.find("karpenter.bind.in_flight").gauge()).isNotNull();
+		HistogramSnapshot histogram = (HistogramSnapshot) this.prometheus
+			.scrape("karpenter_bind_duration_seconds"::equals)
+			.get(0);
+		assertThat(histogram.getDataPoints().get(0).getExemplars().size()).isZero();
+	}
+
+	@Test
+	void recordsIntoTheSameHistogramsThroughAnObservationRegistry() {
+		PrometheusRegistry prometheus = new PrometheusRegistry();
+		PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT, prometheus,
+				this.clock);
+		ObservationRegistry observations = ObservationRegistry.create();
+		List<String> seen = new ArrayList<>();
+		observations.observationConfig().observationHandler(new ObservationHandler<>() {
+
+			@Override
+			public boolean supportsContext(Observation.Context context) {
+				return true;
+			}
+
+			@Override
+			public void onStart(Observation.Context context) {
+				seen.add(context.getName());
+			}
+
+		});
+		ControllerOperations traced = ControllerObservability.builder(registry)
+			.namespace("karpenter")
+			.observationRegistry(observations)
+			.operationHistograms(prometheus)
+			.build()
+			.operations();
+		traced.observe("bind", Tags.empty(), () -> this.clock.add(Duration.ofMillis(30)));
+		assertThat(traced.isRecordingDirectly()).isFalse();
+		assertThat(seen).hasSize(1);
+		assertThat(PrometheusScrape.parse(registry.scrape())
+			.value("karpenter_bind_duration_seconds_count", Map.of("error", "none", "result", "success"))).isEqualTo(1);
 	}
 
 	@Test
