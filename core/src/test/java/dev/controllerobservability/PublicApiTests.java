@@ -24,7 +24,6 @@ class PublicApiTests {
 					"dev.controllerobservability.catalog.ControllerMetrics#<init> mentions dev.controllerobservability.internal.catalog.MetricCatalog",
 					"dev.controllerobservability.catalog.ControllerMetrics#<init> mentions dev.controllerobservability.internal.stability.StabilityPolicy",
 					"dev.controllerobservability.catalog.ControllerMetrics#catalog mentions dev.controllerobservability.internal.catalog.MetricCatalog",
-					"dev.controllerobservability.catalog.ControllerMetrics#collect mentions dev.controllerobservability.internal.catalog.MetricCollector",
 					"dev.controllerobservability.operations.ControllerOperations#describe mentions dev.controllerobservability.internal.operations.OperationDescriptor",
 					"dev.controllerobservability.operations.ControllerOperations$Builder#cardinalityLimiter mentions dev.controllerobservability.internal.cardinality.CardinalityLimiter",
 					"dev.controllerobservability.operations.ControllerOperations$Builder#directRecording mentions dev.controllerobservability.internal.operations.OperationSeriesCache",

@@ -30,12 +30,18 @@ final class PerformanceReport {
 			new String[] { "a0_cachedMicrometerTimer", "A0", "the same Micrometer timer, cached" },
 			new String[] { "b_stockObservation", "B", "stock Observation with the default meter handler" },
 			new String[] { "c_operationsObserve", "C", "ControllerOperations.observe (this starter)" },
+			new String[] { "c1_operationsObserveFreshTags", "C′",
+					"ControllerOperations.observe with a fresh Tags.of(...) per call, as the README writes it" },
+			new String[] { "cp_operationsObservePrometheus", "CP", "C with operations.backend=prometheus" },
+			new String[] { "cp1_operationsObservePrometheusFreshTags", "C′P", "C′ with operations.backend=prometheus" },
 			new String[] { "c0_operationsObserveThroughObservation", "C0",
 					"the same through the Observation API (before the direct path; still used with tracing)" },
 			new String[] { "d_observedOperationAnnotation", "D", "@ObservedOperation through the Spring proxy" },
 			new String[] { "e_preBoundHandle", "E", "pre-bound OperationHandle" },
+			new String[] { "ep_preBoundHandlePrometheus", "EP", "E with operations.backend=prometheus" },
 			new String[] { "f_prometheusHistogramFloor", "F", "prometheus-metrics-core histogram data point (floor)" },
-			new String[] { "g_catalogCounter", "G", "catalog counter increment" },
+			new String[] { "g_catalogCounter", "G′",
+					"catalog counter looked up by name and labels, then incremented (per-label-set cache)" },
 			new String[] { "g_cachedMicrometerCounter", "G0", "cached Micrometer counter increment" });
 
 	private final List<JsonNode> results;
@@ -117,6 +123,17 @@ final class PerformanceReport {
 			allocationTarget(md, "C allocates ≤ 64 B/op" + in, "c_operationsObserve", threads, 64);
 			ratioTarget(md, "E ≤ 2 × F" + in, "e_preBoundHandle", "f_prometheusHistogramFloor", threads, 2.0);
 			allocationTarget(md, "E allocates 0 B/op" + in, "e_preBoundHandle", threads, 0.5);
+			ratioTarget(md, "EP ≤ 1.3 × F" + in, "ep_preBoundHandlePrometheus", "f_prometheusHistogramFloor", threads,
+					1.3);
+			ratioTarget(md, "CP ≤ 1.5 × F" + in, "cp_operationsObservePrometheus", "f_prometheusHistogramFloor",
+					threads, 1.5);
+			allocationTarget(md, "EP allocates 0 B/op" + in, "ep_preBoundHandlePrometheus", threads, 0.5);
+			allocationTarget(md, "CP allocates 0 B/op" + in, "cp_operationsObservePrometheus", threads, 0.5);
+			ratioTarget(md, "C′ ≤ 1.0 × A0" + in, "c1_operationsObserveFreshTags", "a0_cachedMicrometerTimer", threads,
+					1.0);
+			ratioTarget(md, "C′P ≤ 1.0 × A0" + in, "cp1_operationsObservePrometheusFreshTags",
+					"a0_cachedMicrometerTimer", threads, 1.0);
+			ratioTarget(md, "G′ ≤ 3 × G0" + in, "g_catalogCounter", "g_cachedMicrometerCounter", threads, 3.0);
 		}
 		for (String series : new String[] { "10000", "50000" }) {
 			Optional<JsonNode> starter = scrapeResult(series, "starter");

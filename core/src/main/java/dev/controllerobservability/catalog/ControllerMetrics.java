@@ -22,7 +22,6 @@ import io.micrometer.core.instrument.Tags;
 
 import dev.controllerobservability.internal.cardinality.CardinalityLimiter;
 import dev.controllerobservability.internal.catalog.MetricCatalog;
-import dev.controllerobservability.internal.catalog.MetricCollector;
 import dev.controllerobservability.internal.catalog.SelfMetrics;
 import dev.controllerobservability.exposition.ExposedFamily;
 import dev.controllerobservability.internal.catalog.SeriesCache;

@@ -172,6 +172,32 @@ class ControllerMetricsTests {
 	}
 
 	@Test
+	void remembersTheCounterOfALabelSetThatResolvesToItself() {
+		ControllerMetrics metrics = metrics("1.5.0");
+		MetricCounter first = metrics.counter("rounds_total", "result", "success");
+		assertThat(metrics.counter("rounds_total", "result", "success")).isSameAs(first);
+		metrics.counter("rounds_total", "result", "success").increment();
+		assertThat(this.registry.get("karpenter.rounds").tag("result", "success").counter().count()).isEqualTo(1);
+		// A wrong key still fails, however often the right one was used.
+		assertThatIllegalArgumentException().isThrownBy(() -> metrics.counter("rounds_total", "outcome", "success"));
+		assertThatIllegalArgumentException().isThrownBy(() -> metrics.counter("pending_pods", "provisioner", "gpu"));
+	}
+
+	@Test
+	void limitsAndCountsLabelValuesOnEveryCallThoughCountersAreRemembered() {
+		ControllerMetrics metrics = metrics("1.5.0");
+		for (int i = 0; i < 3; i++) {
+			metrics.counter("rounds_total", "result", "success").increment();
+			metrics.counter("rounds_total", "result", "error").increment();
+			// maxLabelValues is 2: a third value becomes "unexpected", on every call.
+			metrics.counter("rounds_total", "result", "timeout").increment();
+		}
+		assertThat(this.registry.get("karpenter.rounds").tag("result", "unexpected").counter().count()).isEqualTo(3);
+		assertThat(this.registry.get("karpenter.cardinality_enforcement_unexpected_categorizations").counter().count())
+			.isEqualTo(3);
+	}
+
+	@Test
 	void capsTheSeriesOfEachScrapeOfACollector() {
 		CardinalityLimiter capped = CardinalityLimiter.builder(this.registry, "karpenter")
 			.maxSeriesPerMetric(3)

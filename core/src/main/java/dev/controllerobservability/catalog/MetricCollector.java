@@ -1,4 +1,4 @@
-package dev.controllerobservability.internal.catalog;
+package dev.controllerobservability.catalog;
 
 /**
  * Computes a declared gauge's series from controller state at scrape time. Series it no
