@@ -1,9 +1,13 @@
 package dev.controllerobservability.autoconfigure;
 
+import java.util.Map;
+
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 import org.springframework.beans.factory.BeanFactory;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsProperties;
 import org.springframework.util.ClassUtils;
 
 import dev.controllerobservability.internal.operations.OperationDurations;
@@ -34,7 +38,17 @@ final class PrometheusOperationDurations {
 		if (registry == null) {
 			throw noRegistry("the application has no single PrometheusRegistry bean");
 		}
-		return new PrometheusDurations(registry, meterRegistry.config().clock(), settings.commonTags(),
+		// Micrometer gives every meter management.metrics.tags through a meter filter,
+		// which these histograms do not pass: they carry them as constant labels, under
+		// the controller's own common tags.
+		Tags commonTags = Tags.empty();
+		MetricsProperties metrics = beanFactory.getBeanProvider(MetricsProperties.class).getIfAvailable();
+		if (metrics != null) {
+			for (Map.Entry<String, String> tag : metrics.getTags().entrySet()) {
+				commonTags = commonTags.and(tag.getKey(), tag.getValue());
+			}
+		}
+		return new PrometheusDurations(registry, meterRegistry.config().clock(), commonTags.and(settings.commonTags()),
 				settings.durationBuckets(), settings.disabledMetrics());
 	}
 

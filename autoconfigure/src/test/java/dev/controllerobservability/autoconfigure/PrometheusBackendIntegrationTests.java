@@ -32,7 +32,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the classic buckets, and the operation has no {@code _max} gauge.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = { "spring.config.name=minimal-app", "controller.observability.operations.backend=prometheus" })
+		properties = { "spring.config.name=minimal-app", "controller.observability.operations.backend=prometheus",
+				"management.metrics.tags.region=eu", "controller.observability.common-tags.cluster=dev" })
 @AutoConfigureMetrics
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class PrometheusBackendIntegrationTests {
@@ -90,6 +91,16 @@ class PrometheusBackendIntegrationTests {
 		double p99 = this.prometheus.queryScalar(
 				"histogram_quantile(0.99, sum by (le) (karpenter_bind_duration_seconds_bucket" + issued("text") + "))");
 		assertThat(p99).isGreaterThan(0.1).isLessThanOrEqualTo(0.15);
+	}
+
+	@Test
+	void labelsTheHistogramsWithTheCommonTagsOfMicrometerAndTheController() {
+		assertThat(this.prometheus.query("karpenter_bind_duration_seconds_count" + issued("text"))).hasSize(2)
+			.allSatisfy((sample) -> assertThat(sample.labels()).containsEntry("region", "eu")
+				.containsEntry("cluster", "dev"));
+		assertThat(this.prometheus.query("karpenter_bind_in_flight" + issued("text"))).hasSize(2)
+			.allSatisfy((sample) -> assertThat(sample.labels()).containsEntry("region", "eu")
+				.containsEntry("cluster", "dev"));
 	}
 
 	@Test
