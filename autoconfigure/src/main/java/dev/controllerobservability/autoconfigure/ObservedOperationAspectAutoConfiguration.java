@@ -3,11 +3,13 @@ package dev.controllerobservability.autoconfigure;
 import org.aspectj.weaver.Advice;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Role;
 
 import dev.controllerobservability.RecordingFailures;
 import dev.controllerobservability.operations.ControllerOperations;
@@ -27,6 +29,7 @@ public final class ObservedOperationAspectAutoConfiguration {
 	// Static, and the operations looked up on the first advised call: the proxy creator
 	// collects advisors before most beans exist.
 	@Bean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 	@ConditionalOnMissingBean(ObservedOperationAspect.class)
 	static ObservedOperationAdvisor observedOperationAdvisor(ObjectProvider<ControllerOperations> operations,
 			ObjectProvider<RecordingFailures> failures) {

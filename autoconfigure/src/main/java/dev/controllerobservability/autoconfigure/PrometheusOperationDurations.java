@@ -7,7 +7,12 @@ import io.micrometer.core.instrument.Tags;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 import org.springframework.beans.factory.BeanFactory;
+import org.springframework.boot.context.properties.source.ConfigurationProperty;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsProperties;
+import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
 
 import dev.controllerobservability.internal.operations.OperationDurations;
@@ -32,11 +37,12 @@ final class PrometheusOperationDurations {
 		ClassLoader classLoader = PrometheusOperationDurations.class.getClassLoader();
 		if (!ClassUtils.isPresent("io.prometheus.metrics.core.metrics.Histogram", classLoader)
 				|| !ClassUtils.isPresent("io.prometheus.metrics.model.registry.PrometheusRegistry", classLoader)) {
-			throw noRegistry("the Prometheus client (io.prometheus:prometheus-metrics-core) is not on the class path");
+			throw noRegistry(beanFactory,
+					"the Prometheus client (io.prometheus:prometheus-metrics-core) is not on the class path");
 		}
 		PrometheusRegistry registry = beanFactory.getBeanProvider(PrometheusRegistry.class).getIfUnique();
 		if (registry == null) {
-			throw noRegistry("the application has no single PrometheusRegistry bean");
+			throw noRegistry(beanFactory, "the application has no single PrometheusRegistry bean");
 		}
 		// Micrometer gives every meter management.metrics.tags through a meter filter,
 		// which these histograms do not pass: they carry them as constant labels, under
@@ -52,11 +58,26 @@ final class PrometheusOperationDurations {
 				settings.durationBuckets(), settings.disabledMetrics());
 	}
 
-	private static InvalidObservabilityPropertyException noRegistry(String reason) {
+	private static InvalidObservabilityPropertyException noRegistry(BeanFactory beanFactory, String reason) {
 		return new InvalidObservabilityPropertyException(PROPERTY, "prometheus",
 				"operation durations go straight to the Prometheus registry, but " + reason,
-				"Add io.micrometer:micrometer-registry-prometheus (Spring Boot then defines the PrometheusRegistry) "
-						+ "or set " + PROPERTY + "=micrometer");
+				"Add io.micrometer:micrometer-registry-prometheus and leave "
+						+ "management.prometheus.metrics.export.enabled on (Spring Boot then defines the "
+						+ "PrometheusRegistry), or set " + PROPERTY + "=micrometer" + origin(beanFactory));
+	}
+
+	private static String origin(BeanFactory beanFactory) {
+		Environment environment = beanFactory.getBeanProvider(Environment.class).getIfAvailable();
+		if (environment == null) {
+			return "";
+		}
+		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
+			ConfigurationProperty property = source.getConfigurationProperty(ConfigurationPropertyName.of(PROPERTY));
+			if (property != null && property.getOrigin() != null) {
+				return " in " + property.getOrigin();
+			}
+		}
+		return "";
 	}
 
 }

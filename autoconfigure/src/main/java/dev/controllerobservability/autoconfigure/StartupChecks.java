@@ -10,6 +10,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.ApplicationListener;
 
@@ -76,12 +77,15 @@ class StartupChecks implements ApplicationListener<ApplicationReadyEvent> {
 		}
 		else if (this.lintMode == Mode.WARN) {
 			Exposition taken = exposition;
-			warnLater(() -> lint((taken != null) ? taken : this.liveMetrics.exposition()));
+			warnLater(() -> lint((taken != null) ? taken : this.liveMetrics.exposition()),
+					event.getSpringApplication().getWebApplicationType());
 		}
 	}
 
-	private void warnLater(Runnable lint) {
-		Executor executor = this.applicationTaskExecutor.getIfAvailable();
+	private void warnLater(Runnable lint, WebApplicationType type) {
+		// A non-web application may end when its main thread does: an idle executor
+		// thread would keep its JVM alive for the executor's keep-alive.
+		Executor executor = (type != WebApplicationType.NONE) ? this.applicationTaskExecutor.getIfAvailable() : null;
 		if (executor != null) {
 			try {
 				executor.execute(lint);

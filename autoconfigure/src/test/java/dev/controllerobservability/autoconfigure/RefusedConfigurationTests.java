@@ -262,7 +262,9 @@ class RefusedConfigurationTests {
 						""", P + "operations.backend", "prometheus",
 						"operation durations go straight to the Prometheus registry, but the application has no "
 								+ "single PrometheusRegistry bean",
-						"or set controller.observability.operations.backend=micrometer"));
+						"leave management.prometheus.metrics.export.enabled on (Spring Boot then defines the "
+								+ "PrometheusRegistry), or set controller.observability.operations.backend=micrometer in "
+								+ "URL [file:"));
 	}
 
 	@ParameterizedTest(name = "{0}")

@@ -39,11 +39,22 @@ class StartupChecksTests {
 	@Test
 	void lintsOnTheApplicationsTaskExecutor(CapturedOutput output) {
 		Set<Thread> before = Thread.getAllStackTraces().keySet();
-		try (ConfigurableApplicationContext context = start("--spring.task.execution.thread-name-prefix=app-task-")) {
+		try (ConfigurableApplicationContext context = start(WebApplicationType.SERVLET,
+				"--spring.task.execution.thread-name-prefix=app-task-", "--server.port=0")) {
 			await().atMost(Duration.ofSeconds(30)).until(() -> output.getOut().contains(FINDING));
 			assertThat(loggedOn("app-task-\\d+", output)).isTrue();
 		}
 		assertNoThreadLeftRunning(before);
+	}
+
+	@Test
+	void lintsBeforeReadinessInAnApplicationWithoutAWebServer(CapturedOutput output) {
+		try (ConfigurableApplicationContext context = start("--spring.task.execution.thread-name-prefix=app-task-")) {
+			assertThat(context.containsBean(TaskExecutionAutoConfiguration.APPLICATION_TASK_EXECUTOR_BEAN_NAME))
+				.isTrue();
+			assertThat(loggedOn(Pattern.quote(Thread.currentThread().getName()), output)).isTrue();
+			assertThat(loggedOn("app-task-\\d+", output)).isFalse();
+		}
 	}
 
 	@Test
@@ -94,8 +105,12 @@ class StartupChecksTests {
 	}
 
 	private static ConfigurableApplicationContext start(String... args) {
+		return start(WebApplicationType.NONE, args);
+	}
+
+	private static ConfigurableApplicationContext start(WebApplicationType type, String... args) {
 		SpringApplication application = new SpringApplication(App.class);
-		application.setWebApplicationType(WebApplicationType.NONE);
+		application.setWebApplicationType(type);
 		String[] all = new String[args.length + 1];
 		all[0] = "--controller.observability.namespace=karpenter";
 		System.arraycopy(args, 0, all, 1, args.length);

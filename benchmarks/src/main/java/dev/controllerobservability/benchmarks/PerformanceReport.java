@@ -40,6 +40,8 @@ final class PerformanceReport {
 			new String[] { "e_preBoundHandle", "E", "pre-bound OperationHandle" },
 			new String[] { "ep_preBoundHandlePrometheus", "EP", "E with operations.backend=prometheus" },
 			new String[] { "f_prometheusHistogramFloor", "F", "prometheus-metrics-core histogram data point (floor)" },
+			new String[] { "fn_prometheusNativeHistogramFloor", "FN",
+					"F with the native buckets the prometheus backend adds" },
 			new String[] { "g_catalogCounter", "G′",
 					"catalog counter looked up by name and labels, then incremented (per-label-set cache)" },
 			new String[] { "g_cachedMicrometerCounter", "G0", "cached Micrometer counter increment" });

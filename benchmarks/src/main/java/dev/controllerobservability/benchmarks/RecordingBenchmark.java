@@ -33,6 +33,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 import dev.controllerobservability.catalog.ControllerMetrics;
 import dev.controllerobservability.internal.metrics.BucketRules;
 import dev.controllerobservability.internal.metrics.MetricConventions;
+import dev.controllerobservability.internal.metrics.NativeHistograms;
 import dev.controllerobservability.operations.ControllerOperations;
 import dev.controllerobservability.operations.OperationHandle;
 
@@ -52,7 +53,8 @@ import dev.controllerobservability.operations.OperationHandle;
  * {@code controller.observability.operations.backend=prometheus} (durations recorded
  * straight into prometheus-metrics-core histograms with native buckets);</li>
  * <li>F: the floor: a prometheus-metrics-core histogram data point, classic buckets only,
- * cached per label value;</li>
+ * cached per label value (and FN: the same with the native buckets the prometheus backend
+ * adds);</li>
  * <li>G: a catalog counter increment, the counter looked up by name and labels on every
  * call (the starter caches the series per label set), and G0: a cached Micrometer counter
  * beside it.</li>
@@ -80,6 +82,8 @@ public class RecordingBenchmark {
 	private final OperationHandle[] handles = new OperationHandle[PROVISIONERS];
 
 	private final DistributionDataPoint[] floor = new DistributionDataPoint[PROVISIONERS];
+
+	private final DistributionDataPoint[] nativeFloor = new DistributionDataPoint[PROVISIONERS];
 
 	private final Counter[] cachedCounters = new Counter[PROVISIONERS];
 
@@ -138,12 +142,18 @@ public class RecordingBenchmark {
 				.toArray())
 			.classicOnly()
 			.register(floorRegistry);
+		Histogram nativeHistogram = NativeHistograms
+			.builder("floor_native_bind_duration_seconds", "Floor.",
+					MetricConventions.CONTROLLER_RUNTIME_DURATION_BUCKETS)
+			.labelNames("provisioner")
+			.register(floorRegistry);
 		for (int i = 0; i < PROVISIONERS; i++) {
 			this.names[i] = "provisioner-" + i;
 			this.tags[i] = Tags.of("provisioner", this.names[i]);
 			this.handles[i] = this.operations.bind("bind", this.tags[i]);
 			this.prometheusHandles[i] = this.prometheusOperations.bind("bind", this.tags[i]);
 			this.floor[i] = histogram.labelValues(this.names[i]);
+			this.nativeFloor[i] = nativeHistogram.labelValues(this.names[i]);
 			this.cachedCounters[i] = Counter.builder("cached.pods.bound").tags(this.tags[i]).register(this.stock);
 			this.cachedTimers[i] = Timer.builder("cached.bind.duration")
 				.tags(this.tags[i])
@@ -232,6 +242,15 @@ public class RecordingBenchmark {
 		long start = System.nanoTime();
 		Object result = WORK.get();
 		this.floor[i].observe((System.nanoTime() - start) / 1e9);
+		return result;
+	}
+
+	@Benchmark
+	public Object fn_prometheusNativeHistogramFloor(Cursor cursor) {
+		int i = cursor.next();
+		long start = System.nanoTime();
+		Object result = WORK.get();
+		this.nativeFloor[i].observe((System.nanoTime() - start) / 1e9);
 		return result;
 	}
 
