@@ -10,7 +10,6 @@ import org.springframework.util.ClassUtils;
 import dev.controllerobservability.autoconfigure.ControllerMetricsEndpoint.ControllerMetricsDescriptor;
 import dev.controllerobservability.autoconfigure.ControllerMetricsLintEndpoint.LintFindings;
 import dev.controllerobservability.operations.ObservedOperation;
-import dev.controllerobservability.operations.ObservedOperationAspect;
 import dev.controllerobservability.operations.OperationTag;
 import dev.controllerobservability.rules.RuleSet;
 
@@ -22,8 +21,8 @@ import dev.controllerobservability.rules.RuleSet;
  * {@link ControllerObservabilityProperties} and its nested types;</li>
  * <li>Jackson serialization of what the {@code controllermetrics},
  * {@code controllermetricslint} and {@code controllerrules} endpoints return;</li>
- * <li>the {@link ObservedOperationAspect}, whose advice Spring AOP invokes reflectively,
- * and the annotations it reads from the advised methods.</li>
+ * <li>the annotations the {@code @ObservedOperation} advisor and its aspect read from the
+ * advised methods (the aspect itself is called directly, not reflectively).</li>
  * </ul>
  */
 class ControllerObservabilityRuntimeHints implements RuntimeHintsRegistrar {
@@ -38,11 +37,10 @@ class ControllerObservabilityRuntimeHints implements RuntimeHintsRegistrar {
 			.registerHints(hints, classLoader);
 		this.bindingHints.registerReflectionHints(hints.reflection(), ControllerMetricsDescriptor.class,
 				LintFindings.class, RuleSet.class);
-		// The aspect is configured only with AspectJ present; see the auto-configuration.
+		// The advisor is configured only with AspectJ present; see the
+		// auto-configuration.
 		if (ClassUtils.isPresent(ASPECTJ_ADVICE, classLoader)) {
 			hints.reflection()
-				.registerType(ObservedOperationAspect.class, MemberCategory.INVOKE_DECLARED_CONSTRUCTORS,
-						MemberCategory.INVOKE_PUBLIC_METHODS)
 				.registerType(ObservedOperation.class, MemberCategory.INVOKE_PUBLIC_METHODS)
 				.registerType(OperationTag.class, MemberCategory.INVOKE_PUBLIC_METHODS);
 		}

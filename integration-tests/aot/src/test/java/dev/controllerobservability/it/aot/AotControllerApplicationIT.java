@@ -116,9 +116,6 @@ class AotControllerApplicationIT {
 				"$.reflection[?(@.type == 'dev.controllerobservability.operations.ObservedOperation')].allPublicMethods"))
 			.containsExactly(true);
 		assertThat(json.<List<String>>read(
-				"$.reflection[?(@.type == 'dev.controllerobservability.operations.ObservedOperationAspect')].methods[*].name"))
-			.containsExactly("observe");
-		assertThat(json.<List<String>>read(
 				"$.reflection[?(@.type == 'dev.controllerobservability.rules.RuleSet')].methods[*].name"))
 			.containsExactlyInAnyOrder("alerts", "group", "recordingRules");
 		assertThat(json.<List<String>>read(
