@@ -115,8 +115,28 @@ public class ControllerMetrics {
 	 * The catalog this records.
 	 * @return the catalog
 	 */
-	public MetricCatalog catalog() {
+	MetricCatalog catalog() {
 		return this.catalog;
+	}
+
+	/**
+	 * A series of a declared counter with one label, found without allocating once it has
+	 * been used.
+	 * @param name declared name, such as {@code nodes_launched_total}
+	 * @param key its label key
+	 * @param value the label value
+	 * @return the series; a no-op for hidden and disabled metrics
+	 * @throws IllegalArgumentException if the counter or the label key is not declared
+	 */
+	public MetricCounter counter(String name, String key, String value) {
+		Registered metric = this.metrics.get(name);
+		if (metric != null && metric.definition.type() == MetricType.COUNTER) {
+			MetricCounter cached = metric.counters.get(key, value);
+			if (cached != null) {
+				return cached;
+			}
+		}
+		return counter(name, new String[] { key, value });
 	}
 
 	/**

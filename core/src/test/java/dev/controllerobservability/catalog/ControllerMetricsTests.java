@@ -1,5 +1,6 @@
 package dev.controllerobservability.catalog;
 
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -181,6 +182,24 @@ class ControllerMetricsTests {
 		// A wrong key still fails, however often the right one was used.
 		assertThatIllegalArgumentException().isThrownBy(() -> metrics.counter("rounds_total", "outcome", "success"));
 		assertThatIllegalArgumentException().isThrownBy(() -> metrics.counter("pending_pods", "provisioner", "gpu"));
+	}
+
+	@Test
+	void findsARememberedOneLabelCounterWithoutAllocating() {
+		ControllerMetrics metrics = metrics("1.5.0");
+		com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+		int calls = 100_000;
+		for (int i = 0; i < calls; i++) {
+			metrics.counter("rounds_total", "result", "success").increment();
+		}
+		long before = threads.getCurrentThreadAllocatedBytes();
+		for (int i = 0; i < calls; i++) {
+			metrics.counter("rounds_total", "result", "success").increment();
+		}
+		long after = threads.getCurrentThreadAllocatedBytes();
+		assertThat((double) (after - before) / calls).as("bytes allocated per lookup and increment").isLessThan(1.0);
+		assertThat(this.registry.get("karpenter.rounds").tag("result", "success").counter().count())
+			.isEqualTo(2 * calls);
 	}
 
 	@Test

@@ -22,6 +22,9 @@ public final class SeriesCache<T> {
 
 	private final List<String> labels;
 
+	/** The label key of a metric with exactly one label, else {@code null}. */
+	private final @Nullable String onlyLabel;
+
 	private final int maxSize;
 
 	/** Series by label value, for the common metric with one label. */
@@ -37,6 +40,7 @@ public final class SeriesCache<T> {
 	 */
 	public SeriesCache(List<String> labels, int maxSize) {
 		this.labels = List.copyOf(labels);
+		this.onlyLabel = (labels.size() == 1) ? labels.get(0) : null;
 		this.maxSize = maxSize;
 	}
 
@@ -47,13 +51,23 @@ public final class SeriesCache<T> {
 	 */
 	public @Nullable T get(String[] labelKeyValues) {
 		if (this.labels.size() == 1) {
-			if (labelKeyValues.length != 2 || labelKeyValues[1] == null
-					|| !this.labels.get(0).equals(labelKeyValues[0])) {
-				return null;
-			}
-			return this.byValue.get(labelKeyValues[1]);
+			return (labelKeyValues.length == 2) ? get(labelKeyValues[0], labelKeyValues[1]) : null;
 		}
 		return this.byKeyValues.get(new KeyValues(labelKeyValues));
+	}
+
+	/**
+	 * The series remembered for one label key and value, as a caller passes them.
+	 * @param key the label key
+	 * @param value the label value
+	 * @return the series, or {@code null}
+	 */
+	public @Nullable T get(@Nullable String key, @Nullable String value) {
+		String label = this.onlyLabel;
+		if (label == null || value == null || !label.equals(key)) {
+			return null;
+		}
+		return this.byValue.get(value);
 	}
 
 	/**
