@@ -35,6 +35,8 @@ public class BenchmarkApplication {
 				"tomcat", "http" }) {
 			properties.put("management.metrics.enable." + framework, "false");
 		}
+		// The scrape benchmark holds up to 50,000 series of one operation.
+		properties.put("controller.observability.max-series-per-metric", "100000");
 		properties.putAll(extraProperties);
 		return new SpringApplicationBuilder(BenchmarkApplication.class).web(WebApplicationType.NONE)
 			.properties(properties)
