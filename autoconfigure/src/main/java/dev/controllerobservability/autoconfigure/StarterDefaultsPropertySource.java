@@ -1,8 +1,5 @@
 package dev.controllerobservability.autoconfigure;
 
-import java.util.ArrayList;
-import java.util.List;
-
 import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -57,6 +54,8 @@ final class StarterDefaultsPropertySource extends EnumerablePropertySource<Mutab
 
 	private static final String ENABLED_PROPERTY = ControllerObservabilityProperties.PREFIX + ".enabled";
 
+	private static final String[] NAMES = { EXPOSURE_PROPERTY, EXEMPLARS_PROPERTY, OTLP_BASE_TIME_UNIT_PROPERTY };
+
 	private final Binder others;
 
 	StarterDefaultsPropertySource(MutablePropertySources sources) {
@@ -71,22 +70,21 @@ final class StarterDefaultsPropertySource extends EnumerablePropertySource<Mutab
 				new PropertySourcesPlaceholdersResolver(others));
 	}
 
+	/**
+	 * The three names, always: Spring Boot asks for the names of a mutable source at
+	 * every lookup through it, so working out which defaults apply here would bind the
+	 * environment at each of the thousands of lookups of a start-up. A listed name whose
+	 * default does not apply has no value ({@link #getProperty} decides), which Boot
+	 * treats as absent.
+	 */
 	@Override
 	public String[] getPropertyNames() {
-		if (!enabled()) {
-			return new String[0];
-		}
-		List<String> names = new ArrayList<>(3);
-		if (!exposureSet()) {
-			names.add(EXPOSURE_PROPERTY);
-		}
-		if (!exemplarsSet()) {
-			names.add(EXEMPLARS_PROPERTY);
-		}
-		if (!otlpBaseTimeUnitSet()) {
-			names.add(OTLP_BASE_TIME_UNIT_PROPERTY);
-		}
-		return names.toArray(String[]::new);
+		return NAMES.clone();
+	}
+
+	@Override
+	public boolean containsProperty(String name) {
+		return getProperty(name) != null;
 	}
 
 	@Override

@@ -1,6 +1,7 @@
 package dev.controllerobservability.autoconfigure;
 
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
 
@@ -8,6 +9,7 @@ import org.springframework.boot.SpringApplication;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.core.env.EnumerablePropertySource;
 import org.springframework.core.env.MapPropertySource;
 import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
@@ -23,6 +25,49 @@ class ActuatorExposureEnvironmentPostProcessorTests {
 		StandardEnvironment environment = new StandardEnvironment();
 		this.postProcessor.postProcessEnvironment(environment, new SpringApplication());
 		assertThat(environment.getProperty("management.endpoints.web.exposure.include")).isEqualTo("health,prometheus");
+	}
+
+	@Test
+	void listsItsNamesWithoutLookingAtOtherSources() {
+		StandardEnvironment environment = new StandardEnvironment();
+		AtomicInteger lookups = new AtomicInteger();
+		environment.getPropertySources().addFirst(new MapPropertySource("counted", Map.of("some.property", "x")) {
+
+			@Override
+			public Object getProperty(String name) {
+				lookups.incrementAndGet();
+				return super.getProperty(name);
+			}
+
+		});
+		this.postProcessor.postProcessEnvironment(environment, new SpringApplication());
+		EnumerablePropertySource<?> defaults = (EnumerablePropertySource<?>) environment.getPropertySources()
+			.get(StarterDefaultsPropertySource.NAME);
+		lookups.set(0);
+		for (int i = 0; i < 100; i++) {
+			assertThat(defaults.getPropertyNames()).hasSize(3);
+		}
+		// Boot asks a mutable source for its names at every lookup through it.
+		assertThat(lookups).hasValue(0);
+		assertThat(defaults.containsProperty("management.endpoints.web.exposure.include")).isTrue();
+		assertThat(lookups.get()).isPositive();
+	}
+
+	@Test
+	void listsNoValueForADefaultTheUserSet() {
+		StandardEnvironment environment = new StandardEnvironment();
+		environment.getPropertySources()
+			.addFirst(new MapPropertySource("user", Map.of("management.endpoints.web.exposure.include", "health",
+					"management.otlp.metrics.export.base-time-unit", "milliseconds")));
+		this.postProcessor.postProcessEnvironment(environment, new SpringApplication());
+		EnumerablePropertySource<?> defaults = (EnumerablePropertySource<?>) environment.getPropertySources()
+			.get(StarterDefaultsPropertySource.NAME);
+		assertThat(defaults.containsProperty("management.endpoints.web.exposure.include")).isFalse();
+		assertThat(defaults.containsProperty("management.otlp.metrics.export.base-time-unit")).isFalse();
+		assertThat(defaults.getProperty("management.prometheus.metrics.export.properties."
+				+ "io.prometheus.exporter.exemplarsOnAllMetricTypes"))
+			.isEqualTo("false");
+		assertThat(environment.getProperty("management.otlp.metrics.export.base-time-unit")).isEqualTo("milliseconds");
 	}
 
 	@Test
