@@ -21,7 +21,7 @@ import dev.controllerobservability.internal.metrics.ControllerMeterFilter;
 import dev.controllerobservability.internal.metrics.MetricConventions;
 import dev.controllerobservability.internal.metrics.PrometheusNames;
 import dev.controllerobservability.operations.ControllerOperations;
-import dev.controllerobservability.internal.operations.OperationDescriptor;
+import dev.controllerobservability.operations.OperationDescriptor;
 
 /**
  * Checks the properties that refer to metrics and operations by name

@@ -14,7 +14,7 @@ import dev.controllerobservability.docs.ReferenceEntry;
 import dev.controllerobservability.exposition.Exposition;
 import dev.controllerobservability.lint.MetricsLinter;
 import dev.controllerobservability.operations.ControllerOperations;
-import dev.controllerobservability.internal.operations.OperationDescriptor;
+import dev.controllerobservability.operations.OperationDescriptor;
 import dev.controllerobservability.rules.RuleSet;
 import dev.controllerobservability.rules.ScrapeTarget;
 

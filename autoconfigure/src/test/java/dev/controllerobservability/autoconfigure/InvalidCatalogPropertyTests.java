@@ -21,7 +21,7 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.S
 import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
-import dev.controllerobservability.catalog.ControllerMetrics;
+import dev.controllerobservability.internal.catalog.MetricCatalog;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -59,7 +59,7 @@ class InvalidCatalogPropertyTests {
 		metrics.forEach((metric) -> properties.addAll(metric.properties()));
 		this.contextRunner.withPropertyValues(properties.toArray(String[]::new)).run((context) -> {
 			assertThat(context).hasNotFailed();
-			assertThat(context.getBean(ControllerMetrics.class).catalog().names())
+			assertThat(context.getBean(MetricCatalog.class).names())
 				.containsExactlyInAnyOrderElementsOf(metrics.stream().map(Metric::name).distinct().toList());
 		});
 	}

@@ -23,7 +23,6 @@ import dev.controllerobservability.internal.metrics.MetricConventions;
 import dev.controllerobservability.internal.metrics.MetricNames;
 import dev.controllerobservability.RecordingFailures;
 import dev.controllerobservability.internal.operations.ObservationRecorder;
-import dev.controllerobservability.internal.operations.OperationDescriptor;
 import dev.controllerobservability.internal.operations.OperationDurations;
 import dev.controllerobservability.internal.operations.OperationResolver;
 import dev.controllerobservability.internal.operations.OperationSeries;

@@ -14,7 +14,6 @@ import io.micrometer.observation.ObservationPredicate;
 import org.jspecify.annotations.Nullable;
 
 import dev.controllerobservability.internal.operations.OperationContext;
-import dev.controllerobservability.internal.operations.OperationDescriptor;
 import dev.controllerobservability.internal.operations.OperationSeries;
 import dev.controllerobservability.internal.operations.OperationSeriesCache;
 

@@ -1,4 +1,4 @@
-package dev.controllerobservability.internal.operations;
+package dev.controllerobservability.operations;
 
 import java.time.Duration;
 import java.util.List;

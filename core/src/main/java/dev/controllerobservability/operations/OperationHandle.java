@@ -7,7 +7,6 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.observation.Observation;
 
 import dev.controllerobservability.RecordingFailures;
-import dev.controllerobservability.internal.operations.OperationDescriptor;
 import dev.controllerobservability.internal.operations.OperationSeries;
 
 /**

@@ -8,7 +8,7 @@ import java.util.Set;
 
 import dev.controllerobservability.internal.json.Json;
 import dev.controllerobservability.docs.ReferenceEntry;
-import dev.controllerobservability.internal.operations.OperationDescriptor;
+import dev.controllerobservability.operations.OperationDescriptor;
 
 /**
  * Generates a Grafana dashboard: per operation a rate panel by result, a latency heat

@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 
 import dev.controllerobservability.internal.metrics.MetricConventions;
+import dev.controllerobservability.operations.OperationDescriptor;
 
 /**
  * Operation durations as Micrometer timers: the default.

@@ -8,6 +8,7 @@ import org.jspecify.annotations.Nullable;
 
 import dev.controllerobservability.internal.metrics.MetricConventions;
 import dev.controllerobservability.RecordingFailures;
+import dev.controllerobservability.operations.OperationDescriptor;
 
 /**
  * Records operations through the Micrometer Observation API, so that metrics and tracing

@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.observation.Observation;
 
 import dev.controllerobservability.internal.metrics.MetricConventions;
+import dev.controllerobservability.operations.OperationDescriptor;
 
 /**
  * The {@link Observation.Context} of one operation call: which operation, with which

@@ -3,6 +3,8 @@ package dev.controllerobservability.internal.operations;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 
+import dev.controllerobservability.operations.OperationDescriptor;
+
 /**
  * Where operation durations are recorded: Micrometer timers ({@link #micrometer}), or
  * prometheus-metrics-core histograms with native buckets ({@link PrometheusDurations}).

@@ -25,6 +25,7 @@ import dev.controllerobservability.RecordingFailures;
 import dev.controllerobservability.internal.stability.StabilityPolicy;
 import dev.controllerobservability.internal.stability.Visibility;
 import dev.controllerobservability.operations.OperationDefinition;
+import dev.controllerobservability.operations.OperationDescriptor;
 
 /**
  * Resolves an operation's names, help texts, buckets and labels: the snake_case name, the

@@ -9,6 +9,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 
 import dev.controllerobservability.internal.metrics.MetricConventions;
+import dev.controllerobservability.operations.OperationDescriptor;
 
 /**
  * The meters of one operation for one set of label values: the in-flight gauge and a

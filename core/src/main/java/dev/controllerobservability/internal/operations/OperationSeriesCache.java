@@ -7,6 +7,8 @@ import io.micrometer.core.instrument.Clock;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 
+import dev.controllerobservability.operations.OperationDescriptor;
+
 /**
  * The operation meters of one registry, by operation and label values, shared by the
  * observation handler and the direct recording path so that both record into the same

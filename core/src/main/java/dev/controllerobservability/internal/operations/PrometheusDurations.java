@@ -19,6 +19,7 @@ import io.prometheus.metrics.model.snapshots.Labels;
 import dev.controllerobservability.internal.metrics.MetricConventions;
 import dev.controllerobservability.internal.metrics.NativeHistograms;
 import dev.controllerobservability.stability.StabilityLevel;
+import dev.controllerobservability.operations.OperationDescriptor;
 
 /**
  * Operation durations recorded straight into prometheus-metrics-core histograms, with the

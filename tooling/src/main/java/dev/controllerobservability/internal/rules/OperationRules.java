@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-import dev.controllerobservability.internal.operations.OperationDescriptor;
+import dev.controllerobservability.operations.OperationDescriptor;
 import dev.controllerobservability.rules.AlertRule;
 import dev.controllerobservability.rules.RecordingRule;
 

@@ -4,7 +4,7 @@ import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import dev.controllerobservability.internal.operations.OperationDescriptor;
+import dev.controllerobservability.operations.OperationDescriptor;
 import dev.controllerobservability.rules.InvalidRuleException;
 
 /**

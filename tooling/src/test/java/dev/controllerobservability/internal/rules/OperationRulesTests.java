@@ -6,7 +6,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import dev.controllerobservability.internal.operations.OperationDescriptor;
+import dev.controllerobservability.operations.OperationDescriptor;
 import dev.controllerobservability.rules.AlertRule;
 import dev.controllerobservability.rules.RecordingRule;
 import dev.controllerobservability.rules.RuleSet;
