@@ -1,0 +1,47 @@
+package dev.controllerobservability.internal.operations;
+
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The {@code _max} of the prometheus backend: the largest duration of the last two
+ * minutes while it is read every 40 seconds or more often, and of the time since the
+ * previous read when reads are further apart.
+ */
+class WindowMaxTests {
+
+	private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
+
+	@Test
+	void showsTheLargestDurationRecorded() {
+		WindowMax max = new WindowMax(0);
+		max.record(2 * SECOND);
+		max.record(5 * SECOND);
+		max.record(1 * SECOND);
+		assertThat(max.poll(10 * SECOND)).isEqualTo(5.0);
+	}
+
+	@Test
+	void forgetsADurationOnceTheWindowHasPassed() {
+		WindowMax max = new WindowMax(0);
+		max.record(5 * SECOND);
+		assertThat(max.poll(40 * SECOND)).isEqualTo(5.0);
+		assertThat(max.poll(80 * SECOND)).isEqualTo(5.0);
+		max.record(1 * SECOND);
+		assertThat(max.poll(120 * SECOND)).isEqualTo(1.0);
+		// Recorded before the read at 120 s: gone two minutes later.
+		assertThat(max.poll(240 * SECOND)).isZero();
+	}
+
+	@Test
+	void keepsWhatWasRecordedSinceThePreviousReadWhenReadsAreFarApart() {
+		WindowMax max = new WindowMax(0);
+		assertThat(max.poll(0)).isZero();
+		max.record(3 * SECOND);
+		assertThat(max.poll(600 * SECOND)).isEqualTo(3.0);
+	}
+
+}
