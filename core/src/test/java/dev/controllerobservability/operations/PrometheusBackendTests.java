@@ -14,6 +14,7 @@ import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
 import io.prometheus.metrics.model.snapshots.Labels;
@@ -154,6 +155,28 @@ class PrometheusBackendTests {
 		assertThat(seen).hasSize(1);
 		assertThat(PrometheusScrape.parse(registry.scrape())
 			.value("karpenter_bind_duration_seconds_count", Map.of("error", "none", "result", "success"))).isEqualTo(1);
+	}
+
+	@Test
+	void registersAHistogramAndItsMaxTogetherOrNeither() {
+		GaugeWithCallback taken = GaugeWithCallback.builder()
+			.name("karpenter_launch_duration_seconds_max")
+			.help("Taken.")
+			.callback((callback) -> callback.call(1))
+			.register(this.prometheus);
+		String result = this.operations.observe("launch", Tags.of("provisioner", "gpu"), () -> "launched");
+		assertThat(result).isEqualTo("launched");
+		assertThat(this.observability.failures().count()).isEqualTo(1);
+		assertThat(PrometheusScrape.parse(this.registry.scrape()).families())
+			.doesNotContain("karpenter_launch_duration_seconds");
+		this.prometheus.unregister(taken);
+		this.operations.observe("launch", Tags.of("provisioner", "gpu"), () -> this.clock.add(Duration.ofSeconds(1)));
+		PrometheusScrape scrape = PrometheusScrape.parse(this.registry.scrape());
+		assertThat(scrape.families()).contains("karpenter_launch_duration_seconds",
+				"karpenter_launch_duration_seconds_max");
+		assertThat(scrape.value("karpenter_launch_duration_seconds_count",
+				Map.of("cluster", "dev", "error", "none", "provisioner", "gpu", "result", "success")))
+			.isEqualTo(1);
 	}
 
 	@Test

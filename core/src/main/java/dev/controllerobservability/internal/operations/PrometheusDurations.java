@@ -122,7 +122,14 @@ public final class PrometheusDurations implements OperationDurations {
 				})
 				.build();
 			if (visible) {
-				PrometheusDurations.this.registry.register(max);
+				try {
+					PrometheusDurations.this.registry.register(max);
+				}
+				catch (RuntimeException ex) {
+					// Both or neither: the next call tries the family again.
+					PrometheusDurations.this.registry.unregister(this.histogram);
+					throw ex;
+				}
 			}
 		}
 
