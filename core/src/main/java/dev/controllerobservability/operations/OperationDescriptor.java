@@ -30,6 +30,17 @@ public record OperationDescriptor(String operation, String baseName, String dura
 		@Nullable StabilityLevel stability) {
 
 	/**
+	 * The duration histogram's bucket boundaries in seconds.
+	 * @param defaultBuckets the shared boundaries in seconds, for an operation without
+	 * its own
+	 * @return the operation's own boundaries, else the shared ones
+	 */
+	public List<Double> bucketSeconds(List<Double> defaultBuckets) {
+		return this.buckets.isEmpty() ? defaultBuckets
+				: this.buckets.stream().map((bucket) -> bucket.toNanos() / 1e9).toList();
+	}
+
+	/**
 	 * Dotted name of the duration meter ({@code <namespace>_..._duration_seconds} in
 	 * Prometheus).
 	 * @return the meter name

@@ -183,8 +183,7 @@ public final class OperationResolver {
 		Map<String, String> withOutcome = new TreeMap<>(labels);
 		withOutcome.put(MetricConventions.RESULT_LABEL, "");
 		withOutcome.put(MetricConventions.ERROR_LABEL, "");
-		List<Double> buckets = descriptor.buckets().isEmpty() ? defaultBuckets
-				: descriptor.buckets().stream().map((bucket) -> bucket.toNanos() / 1e9).toList();
+		List<Double> buckets = descriptor.bucketSeconds(defaultBuckets);
 		List<ExposedFamily> families = new ArrayList<>();
 		families.add(new ExposedFamily(descriptor.familyName(), "histogram", descriptor.durationDescription(),
 				List.of(withOutcome), buckets));

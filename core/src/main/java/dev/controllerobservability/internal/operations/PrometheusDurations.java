@@ -94,8 +94,7 @@ public final class PrometheusDurations implements OperationDurations {
 			labelNames[labelNames.length - 2] = MetricConventions.RESULT_LABEL;
 			labelNames[labelNames.length - 1] = MetricConventions.ERROR_LABEL;
 			Labels constLabels = constLabels(labelNames);
-			List<Double> buckets = descriptor.buckets().isEmpty() ? PrometheusDurations.this.defaultBuckets
-					: descriptor.buckets().stream().map((bucket) -> bucket.toNanos() / 1e9).toList();
+			List<Double> buckets = descriptor.bucketSeconds(PrometheusDurations.this.defaultBuckets);
 			this.histogram = NativeHistograms
 				.builder(descriptor.familyName(), descriptor.durationDescription(), buckets)
 				.labelNames(labelNames)
