@@ -101,8 +101,8 @@ public class OperationsProperties {
 		MICROMETER,
 
 		/**
-		 * prometheus-metrics-core histograms with classic and native buckets, registered
-		 * with the Prometheus registry.
+		 * Prometheus histograms with classic and native buckets, registered with the
+		 * Prometheus registry.
 		 */
 		PROMETHEUS
 

@@ -41,7 +41,9 @@ final class PerformanceReport {
 			new String[] { "ep_preBoundHandlePrometheus", "EP", "E with operations.backend=prometheus" },
 			new String[] { "f_prometheusHistogramFloor", "F", "prometheus-metrics-core histogram data point (floor)" },
 			new String[] { "fn_prometheusNativeHistogramFloor", "FN",
-					"F with the native buckets the prometheus backend adds" },
+					"F with native buckets (schema 3, at most 100), prometheus-metrics-core's own" },
+			new String[] { "fs_starterNativeHistogram", "FS",
+					"this starter's histogram data point, classic and native buckets: what the prometheus backend records into" },
 			new String[] { "g_catalogCounter", "G′",
 					"catalog counter looked up by name and labels, then incremented (per-label-set cache)" },
 			new String[] { "g_cachedMicrometerCounter", "G0", "cached Micrometer counter increment" });

@@ -33,7 +33,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 import dev.controllerobservability.catalog.ControllerMetrics;
 import dev.controllerobservability.internal.metrics.BucketRules;
 import dev.controllerobservability.internal.metrics.MetricConventions;
-import dev.controllerobservability.internal.metrics.NativeHistograms;
+import dev.controllerobservability.internal.metrics.NativeHistogram;
 import dev.controllerobservability.operations.ControllerOperations;
 import dev.controllerobservability.operations.OperationHandle;
 
@@ -53,8 +53,9 @@ import dev.controllerobservability.operations.OperationHandle;
  * {@code controller.observability.operations.backend=prometheus} (durations recorded
  * straight into prometheus-metrics-core histograms with native buckets);</li>
  * <li>F: the floor: a prometheus-metrics-core histogram data point, classic buckets only,
- * cached per label value (and FN: the same with the native buckets the prometheus backend
- * adds);</li>
+ * cached per label value (and FN: the same with prometheus-metrics-core's native buckets;
+ * FS: the starter's own histogram with classic and native buckets, which the prometheus
+ * backend records into);</li>
  * <li>G: a catalog counter increment, the counter looked up by name and labels on every
  * call (the starter caches the series per label set), and G0: a cached Micrometer counter
  * beside it.</li>
@@ -84,6 +85,8 @@ public class RecordingBenchmark {
 	private final DistributionDataPoint[] floor = new DistributionDataPoint[PROVISIONERS];
 
 	private final DistributionDataPoint[] nativeFloor = new DistributionDataPoint[PROVISIONERS];
+
+	private final NativeHistogram.DataPoint[] starterFloor = new NativeHistogram.DataPoint[PROVISIONERS];
 
 	private final Counter[] cachedCounters = new Counter[PROVISIONERS];
 
@@ -142,11 +145,24 @@ public class RecordingBenchmark {
 				.toArray())
 			.classicOnly()
 			.register(floorRegistry);
-		Histogram nativeHistogram = NativeHistograms
-			.builder("floor_native_bind_duration_seconds", "Floor.",
+		Histogram nativeHistogram = Histogram.builder()
+			.name("floor_native_bind_duration_seconds")
+			.help("Floor.")
+			.labelNames("provisioner")
+			.classicUpperBounds(MetricConventions.CONTROLLER_RUNTIME_DURATION_BUCKETS.stream()
+				.mapToDouble(Double::doubleValue)
+				.toArray())
+			.nativeInitialSchema(NativeHistogram.SCHEMA)
+			.nativeMaxNumberOfBuckets(NativeHistogram.MAX_BUCKETS)
+			.nativeResetDuration(1, TimeUnit.HOURS)
+			.withoutExemplars()
+			.register(floorRegistry);
+		NativeHistogram starterHistogram = NativeHistogram
+			.builder("floor_starter_bind_duration_seconds", "Floor.",
 					MetricConventions.CONTROLLER_RUNTIME_DURATION_BUCKETS)
 			.labelNames("provisioner")
-			.register(floorRegistry);
+			.build();
+		floorRegistry.register(starterHistogram);
 		for (int i = 0; i < PROVISIONERS; i++) {
 			this.names[i] = "provisioner-" + i;
 			this.tags[i] = Tags.of("provisioner", this.names[i]);
@@ -154,6 +170,7 @@ public class RecordingBenchmark {
 			this.prometheusHandles[i] = this.prometheusOperations.bind("bind", this.tags[i]);
 			this.floor[i] = histogram.labelValues(this.names[i]);
 			this.nativeFloor[i] = nativeHistogram.labelValues(this.names[i]);
+			this.starterFloor[i] = starterHistogram.labelValues(this.names[i]);
 			this.cachedCounters[i] = Counter.builder("cached.pods.bound").tags(this.tags[i]).register(this.stock);
 			this.cachedTimers[i] = Timer.builder("cached.bind.duration")
 				.tags(this.tags[i])
@@ -251,6 +268,15 @@ public class RecordingBenchmark {
 		long start = System.nanoTime();
 		Object result = WORK.get();
 		this.nativeFloor[i].observe((System.nanoTime() - start) / 1e9);
+		return result;
+	}
+
+	@Benchmark
+	public Object fs_starterNativeHistogram(Cursor cursor) {
+		int i = cursor.next();
+		long start = System.nanoTime();
+		Object result = WORK.get();
+		this.starterFloor[i].observe((System.nanoTime() - start) / 1e9);
 		return result;
 	}
 

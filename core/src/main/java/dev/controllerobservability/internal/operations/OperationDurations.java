@@ -7,8 +7,8 @@ import dev.controllerobservability.operations.OperationDescriptor;
 
 /**
  * Where operation durations are recorded: Micrometer timers ({@link #micrometer}), or
- * prometheus-metrics-core histograms with native buckets ({@link PrometheusDurations}).
- * The in-flight gauges are Micrometer gauges either way.
+ * Prometheus histograms with native buckets ({@link PrometheusDurations}). The in-flight
+ * gauges are Micrometer gauges either way.
  */
 public interface OperationDurations {
 

@@ -10,23 +10,21 @@ import java.util.concurrent.ConcurrentHashMap;
 import io.micrometer.core.instrument.Clock;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
-import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
-import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.Labels;
 
 import dev.controllerobservability.internal.metrics.MetricConventions;
-import dev.controllerobservability.internal.metrics.NativeHistograms;
+import dev.controllerobservability.internal.metrics.NativeHistogram;
 import dev.controllerobservability.stability.StabilityLevel;
 import dev.controllerobservability.operations.OperationDescriptor;
 
 /**
- * Operation durations recorded straight into prometheus-metrics-core histograms, with the
- * classic buckets of the Micrometer backend plus native buckets
- * ({@link NativeHistograms}), registered with the application's
- * {@link PrometheusRegistry}. A duration costs one data-point observation, the floor
- * Micrometer's timer cannot reach.
+ * Operation durations recorded straight into Prometheus histograms, with the classic
+ * buckets of the Micrometer backend plus native buckets ({@link NativeHistogram}),
+ * registered with the application's {@link PrometheusRegistry}. A duration costs one
+ * data-point observation, which allocates nothing: the floor Micrometer's timer cannot
+ * reach.
  * <p>
  * What applies: the namespace, the common tags (as constant labels; an operation label of
  * the same key wins), the default and per-operation buckets, and the disabled metrics.
@@ -83,7 +81,7 @@ public final class PrometheusDurations implements OperationDurations {
 
 		private final List<String> labelKeys;
 
-		private final Histogram histogram;
+		private final NativeHistogram histogram;
 
 		private final Map<List<String>, WindowMax> maxima;
 
@@ -95,8 +93,7 @@ public final class PrometheusDurations implements OperationDurations {
 			labelNames[labelNames.length - 1] = MetricConventions.ERROR_LABEL;
 			Labels constLabels = constLabels(labelNames);
 			List<Double> buckets = descriptor.bucketSeconds(PrometheusDurations.this.defaultBuckets);
-			this.histogram = NativeHistograms
-				.builder(descriptor.familyName(), descriptor.durationDescription(), buckets)
+			this.histogram = NativeHistogram.builder(descriptor.familyName(), descriptor.durationDescription(), buckets)
 				.labelNames(labelNames)
 				.constLabels(constLabels)
 				.build();
@@ -140,7 +137,7 @@ public final class PrometheusDurations implements OperationDurations {
 			}
 			values.add(result);
 			values.add(error);
-			DistributionDataPoint point = this.histogram.labelValues(values.toArray(String[]::new));
+			NativeHistogram.DataPoint point = this.histogram.labelValues(values.toArray(String[]::new));
 			if (this.maxima == null) {
 				return (nanos) -> point.observe(nanos / 1e9);
 			}

@@ -3,17 +3,15 @@ package dev.controllerobservability.internal.kubernetes;
 import java.util.Collection;
 import java.util.List;
 
-import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
-import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 import dev.controllerobservability.internal.kubernetes.KubernetesConventions;
 import dev.controllerobservability.internal.metrics.MetricConventions;
-import dev.controllerobservability.internal.metrics.NativeHistograms;
+import dev.controllerobservability.internal.metrics.NativeHistogram;
 
 /**
  * controller-runtime's three histograms as controller-runtime declares them
- * ({@link NativeHistograms}), registered with the application's
+ * ({@link NativeHistogram}), registered with the application's
  * {@link PrometheusRegistry}.
  */
 public final class ControllerRuntimeHistograms {
@@ -24,11 +22,11 @@ public final class ControllerRuntimeHistograms {
 
 	public static final String WORK_DURATION = "workqueue_work_duration_seconds";
 
-	private final Histogram reconcileTime;
+	private final NativeHistogram reconcileTime;
 
-	private final Histogram queueDuration;
+	private final NativeHistogram queueDuration;
 
-	private final Histogram workDuration;
+	private final NativeHistogram workDuration;
 
 	/**
 	 * Creates the histograms and registers those not disabled.
@@ -43,7 +41,7 @@ public final class ControllerRuntimeHistograms {
 				KubernetesConventions.WORKQUEUE_BUCKETS, "name", "controller");
 		this.workDuration = histogram(WORK_DURATION, "How long in seconds processing an item from workqueue takes.",
 				KubernetesConventions.WORKQUEUE_BUCKETS, "name", "controller");
-		for (Histogram histogram : List.of(this.reconcileTime, this.queueDuration, this.workDuration)) {
+		for (NativeHistogram histogram : List.of(this.reconcileTime, this.queueDuration, this.workDuration)) {
 			if (!disabled.contains(histogram.getPrometheusName())) {
 				registry.register(histogram);
 			}
@@ -61,8 +59,8 @@ public final class ControllerRuntimeHistograms {
 				this.workDuration.labelValues(controller, controller));
 	}
 
-	private static Histogram histogram(String name, String help, List<Double> buckets, String... labels) {
-		return NativeHistograms.builder(name, help, buckets).labelNames(labels).build();
+	private static NativeHistogram histogram(String name, String help, List<Double> buckets, String... labels) {
+		return NativeHistogram.builder(name, help, buckets).labelNames(labels).build();
 	}
 
 	/**
@@ -72,8 +70,8 @@ public final class ControllerRuntimeHistograms {
 	 * @param queueDuration {@code workqueue_queue_duration_seconds{name,controller}}
 	 * @param workDuration {@code workqueue_work_duration_seconds{name,controller}}
 	 */
-	public record Series(DistributionDataPoint reconcileTime, DistributionDataPoint queueDuration,
-			DistributionDataPoint workDuration) {
+	public record Series(NativeHistogram.DataPoint reconcileTime, NativeHistogram.DataPoint queueDuration,
+			NativeHistogram.DataPoint workDuration) {
 	}
 
 }

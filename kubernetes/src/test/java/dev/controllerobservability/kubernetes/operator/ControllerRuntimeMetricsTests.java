@@ -11,12 +11,12 @@ import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
 import org.junit.jupiter.api.Test;
 
 import dev.controllerobservability.internal.kubernetes.ControllerRuntimeHistograms;
+import dev.controllerobservability.internal.metrics.NativeHistogram;
 import dev.controllerobservability.RecordingFailures;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -91,7 +91,7 @@ class ControllerRuntimeMetricsTests {
 	@Test
 	void widensNativeBucketsToKeepAtMostOneHundred() {
 		PrometheusRegistry prometheus = new PrometheusRegistry();
-		DistributionDataPoint reconcileTime = new ControllerRuntimeHistograms(prometheus, Set.of())
+		NativeHistogram.DataPoint reconcileTime = new ControllerRuntimeHistograms(prometheus, Set.of())
 			.forController("widget")
 			.reconcileTime();
 		// 1 ns to 1000 s would take about 300 buckets at schema 3.
