@@ -78,7 +78,29 @@ public final class NativeHistogram implements Collector {
 	 * Prometheus server reads their bounds.
 	 */
 	private static final double[] SUB_BUCKET_BOUNDS = { 0.5, 0.5452538663326288, 0.5946035575013605, 0.6484197773255048,
-			0.7071067811865475, 0.7711054127039704, 0.8408964152537144, 0.9170040432046711 };
+			0.7071067811865475, 0.7711054127039704, 0.8408964152537144, 0.9170040432046711,
+			// A fraction is below 1: the bound after the last.
+			1.0 };
+
+	/**
+	 * Slices of [0.5, 1) by the top bits of the significand; each holds at most one
+	 * bound.
+	 */
+	private static final int SLICE_BITS = 4;
+
+	/** For each slice, how many bounds lie below its start. */
+	private static final int[] BOUNDS_BELOW_SLICE = new int[1 << SLICE_BITS];
+
+	static {
+		for (int slice = 0; slice < BOUNDS_BELOW_SLICE.length; slice++) {
+			double start = 0.5 + slice / (2.0 * BOUNDS_BELOW_SLICE.length);
+			int below = 0;
+			while (SUB_BUCKET_BOUNDS[below] < start) {
+				below++;
+			}
+			BOUNDS_BELOW_SLICE[slice] = below;
+		}
+	}
 
 	private static final long SIGNIFICAND_BITS = 0x000fffffffffffffL;
 
@@ -90,6 +112,13 @@ public final class NativeHistogram implements Collector {
 
 	private final double[] upperBounds;
 
+	/**
+	 * For each native bucket, the classic bucket of its smallest values; a value of the
+	 * native bucket is in that classic bucket or, past a classic bound inside the native
+	 * one, in a later one.
+	 */
+	private final short[] classicByNative;
+
 	private final String[] labelNames;
 
 	private final Labels constLabels;
@@ -100,6 +129,15 @@ public final class NativeHistogram implements Collector {
 		this.name = name;
 		this.help = help;
 		this.upperBounds = upperBounds;
+		this.classicByNative = new short[CHUNKS * CHUNK_SIZE];
+		for (int position = 0; position < this.classicByNative.length; position++) {
+			double lower = lowerBound(MIN_INDEX + position);
+			short classic = 0;
+			while (upperBounds[classic] <= lower) {
+				classic++;
+			}
+			this.classicByNative[position] = classic;
+		}
 		this.labelNames = labelNames;
 		this.constLabels = constLabels;
 	}
@@ -126,7 +164,7 @@ public final class NativeHistogram implements Collector {
 					+ ", not the values " + Arrays.toString(values));
 		}
 		return this.dataPoints.computeIfAbsent(List.of(values),
-				(key) -> new DataPoint(this.upperBounds, this.constLabels.merge(this.labelNames, values)));
+				(key) -> new DataPoint(this, this.constLabels.merge(this.labelNames, values)));
 	}
 
 	@Override
@@ -152,13 +190,38 @@ public final class NativeHistogram implements Collector {
 	static int nativeIndex(double value) {
 		// value = fraction * 2^(exponent + 1), fraction in [0.5, 1), as Go's math.Frexp.
 		int exponent = Math.getExponent(value);
-		double fraction = Double
-			.longBitsToDouble((Double.doubleToRawLongBits(value) & SIGNIFICAND_BITS) | EXPONENT_OF_ONE_HALF);
-		int found = Arrays.binarySearch(SUB_BUCKET_BOUNDS, fraction);
-		// A value on a bound belongs to the bucket below it; otherwise the insertion
-		// point counts the bounds below the value.
-		int below = (found >= 0) ? found : -found - 1;
+		long significand = Double.doubleToRawLongBits(value) & SIGNIFICAND_BITS;
+		double fraction = Double.longBitsToDouble(significand | EXPONENT_OF_ONE_HALF);
+		// The bounds below the fraction: those below its slice, and perhaps one inside
+		// it. A value on a bound belongs to the bucket below it.
+		int below = BOUNDS_BELOW_SLICE[(int) (significand >>> (52 - SLICE_BITS))];
+		if (SUB_BUCKET_BOUNDS[below] < fraction) {
+			below++;
+		}
 		return exponent * SUB_BUCKETS + below;
+	}
+
+	/**
+	 * The lower bound of a schema-3 native bucket: values above it belong to the bucket.
+	 * @param index the bucket index
+	 * @return 2^((index-1)/8) with the server's bounds
+	 */
+	private static double lowerBound(int index) {
+		int below = index - 1;
+		return Math.scalb(SUB_BUCKET_BOUNDS[Math.floorMod(below, SUB_BUCKETS)], Math.floorDiv(below, SUB_BUCKETS) + 1);
+	}
+
+	private int classicIndex(double value, int nativeIndex) {
+		int classic;
+		if (nativeIndex == Integer.MIN_VALUE) {
+			classic = Arrays.binarySearch(this.upperBounds, value);
+			return (classic >= 0) ? classic : -classic - 1;
+		}
+		classic = this.classicByNative[nativeIndex - MIN_INDEX];
+		while (this.upperBounds[classic] < value) {
+			classic++;
+		}
+		return classic;
 	}
 
 	/**
@@ -234,7 +297,7 @@ public final class NativeHistogram implements Collector {
 
 		private static final long COUNT_BITS = HOT_BIT - 1;
 
-		private final double[] upperBounds;
+		private final NativeHistogram histogram;
 
 		private final Labels labels;
 
@@ -245,10 +308,11 @@ public final class NativeHistogram implements Collector {
 
 		private final Counters[] counters;
 
-		DataPoint(double[] upperBounds, Labels labels) {
-			this.upperBounds = upperBounds;
+		DataPoint(NativeHistogram histogram, Labels labels) {
+			this.histogram = histogram;
 			this.labels = labels;
-			this.counters = new Counters[] { new Counters(upperBounds.length), new Counters(upperBounds.length) };
+			int classicBuckets = histogram.upperBounds.length;
+			this.counters = new Counters[] { new Counters(classicBuckets), new Counters(classicBuckets) };
 		}
 
 		/**
@@ -260,11 +324,8 @@ public final class NativeHistogram implements Collector {
 				return;
 			}
 			double value = Math.max(seconds, 0.0);
-			int classic = Arrays.binarySearch(this.upperBounds, value);
-			if (classic < 0) {
-				classic = -classic - 1;
-			}
 			int nativeIndex = (value > ZERO_THRESHOLD) ? Math.min(nativeIndex(value), MAX_INDEX) : Integer.MIN_VALUE;
+			int classic = this.histogram.classicIndex(value, nativeIndex);
 			long started = this.countAndHot.getAndIncrement();
 			this.counters[(int) (started >>> 63)].add(value, classic, nativeIndex);
 		}
@@ -275,7 +336,8 @@ public final class NativeHistogram implements Collector {
 			Counters cold = this.counters[(int) (before >>> 63)];
 			Counters hot = this.counters[(int) (~before >>> 63)];
 			cold.awaitCount(count);
-			HistogramDataPointSnapshot snapshot = cold.snapshot(this.upperBounds, this.labels, this.createdMillis);
+			HistogramDataPointSnapshot snapshot = cold.snapshot(this.histogram.upperBounds, this.labels,
+					this.createdMillis);
 			hot.addAll(cold);
 			cold.clear();
 			return snapshot;

@@ -94,11 +94,18 @@ class NativeHistogramTests {
 			histogram.labelValues().observe(value);
 			reference.observe(value);
 		}
+		for (double bound : BUCKETS) {
+			// On a classic bound and either side of it.
+			for (double value : new double[] { Math.nextDown(bound), bound, Math.nextUp(bound) }) {
+				histogram.labelValues().observe(value);
+				reference.observe(value);
+			}
+		}
 		histogram.labelValues().observe(0.0);
 		reference.observe(0.0);
 		HistogramDataPointSnapshot actual = histogram.collect().getDataPoints().get(0);
 		HistogramDataPointSnapshot expected = reference.collect().getDataPoints().get(0);
-		assertThat(actual.getCount()).isEqualTo(10_001).isEqualTo(expected.getCount());
+		assertThat(actual.getCount()).isEqualTo(10_001 + 3 * BUCKETS.size()).isEqualTo(expected.getCount());
 		assertThat(actual.getSum()).isCloseTo(expected.getSum(), within(1e-6));
 		assertThat(classic(actual)).isEqualTo(classic(expected));
 		assertThat(actual.getNativeSchema()).isEqualTo(expected.getNativeSchema()).isEqualTo(3);
