@@ -106,7 +106,10 @@ public class ControllerMetrics {
 			Registered registered = new Registered(definition, visibility.isExposed(),
 					catalog.meterName(definition.name(), definition.type()), help, alias,
 					catalog.exposedName(definition.name()), limiter.maxSeriesPerMetric());
-			this.metrics.put(definition.name(), registered);
+			// Interned, as the literals callers pass are: a lookup then matches by
+			// identity
+			// instead of comparing the characters.
+			this.metrics.put(definition.name().intern(), registered);
 			presetKnownSeries(registered);
 		}
 	}

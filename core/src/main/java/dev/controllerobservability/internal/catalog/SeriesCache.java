@@ -40,7 +40,8 @@ public final class SeriesCache<T> {
 	 */
 	public SeriesCache(List<String> labels, int maxSize) {
 		this.labels = List.copyOf(labels);
-		this.onlyLabel = (labels.size() == 1) ? labels.get(0) : null;
+		// Interned, as the literal keys callers pass are, so that they match by identity.
+		this.onlyLabel = (labels.size() == 1) ? labels.get(0).intern() : null;
 		this.maxSize = maxSize;
 	}
 
