@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.DoubleAdder;
@@ -26,12 +25,15 @@ import io.prometheus.metrics.model.snapshots.NativeHistogramBuckets;
  * the protobuf format, which Prometheus asks for when native histograms are enabled,
  * carries both.
  * <p>
- * An observation allocates nothing and takes no lock: it adds to four counters.
- * prometheus- metrics-core's own histogram allocates on every observation once native
- * buckets are on, and finds the native bucket by halving the value in a loop. Native
- * buckets are kept at schema 3 for good and widened only in what a scrape shows, when
- * more than 100 hold observations; so the histogram never has to start over (a counter
- * reset for Prometheus) to regain its resolution.
+ * An observation allocates nothing and takes no lock: it adds to one counter and to the
+ * sum. The counters are those of the native buckets, each split at the classic bounds
+ * that fall inside it, so that a scrape reads both the classic and the native buckets
+ * from the same counts, and they always agree, as the exposition formats require.
+ * prometheus-metrics-core's own histogram allocates on every observation once native
+ * buckets are on, finds the native bucket by halving the value in a loop, and adds to
+ * four counters. Native buckets are kept at schema 3 for good and widened only in what a
+ * scrape shows, when more than 100 hold observations; so the histogram never has to start
+ * over (a counter reset for Prometheus) to regain its resolution.
  * <p>
  * Observations are durations in seconds: a negative one counts as zero, one of at most
  * 2^-30 s (about a nanosecond) falls in the zero bucket, one beyond about 500 years in
@@ -46,31 +48,27 @@ public final class NativeHistogram implements Collector {
 	public static final int MAX_BUCKETS = 100;
 
 	/** Observations up to 2^-30 seconds (0.93 ns) are counted as zero. */
-	static final int ZERO_THRESHOLD_EXPONENT = -30;
-
-	static final double ZERO_THRESHOLD = Math.scalb(1.0, ZERO_THRESHOLD_EXPONENT);
+	static final double ZERO_THRESHOLD = Math.scalb(1.0, -30);
 
 	/** Lowest schema a scrape may fall back to. */
 	private static final int MIN_SCHEMA = -4;
 
 	private static final int SUB_BUCKETS = 1 << SCHEMA;
 
-	/**
-	 * The smallest native index kept: the bucket whose upper bound is the zero threshold.
-	 */
-	private static final int MIN_INDEX = ZERO_THRESHOLD_EXPONENT * SUB_BUCKETS;
+	/** The native bucket whose upper bound is the zero threshold; it stays empty. */
+	private static final int MIN_INDEX = -30 * SUB_BUCKETS;
+
+	/** Native buckets kept: up to 2^(271/8) s, about 500 years. */
+	private static final int NATIVE_BUCKETS = 512;
+
+	private static final int MAX_INDEX = MIN_INDEX + NATIVE_BUCKETS - 1;
+
+	/** No native bucket: the zero bucket. */
+	private static final int ZERO = Integer.MIN_VALUE;
 
 	private static final int CHUNK_BITS = 5;
 
 	private static final int CHUNK_SIZE = 1 << CHUNK_BITS;
-
-	/**
-	 * Native buckets kept, in chunks created on first use: up to 2^(271/8) s, about 500
-	 * years.
-	 */
-	private static final int CHUNKS = 16;
-
-	private static final int MAX_INDEX = MIN_INDEX + CHUNKS * CHUNK_SIZE - 1;
 
 	/**
 	 * Where the schema-3 buckets start in each power of two, as fractions of it in [0.5,
@@ -112,12 +110,23 @@ public final class NativeHistogram implements Collector {
 
 	private final double[] upperBounds;
 
+	/** For each native bucket, the classic bucket of its smallest values. */
+	private final int[] firstClassic;
+
 	/**
-	 * For each native bucket, the classic bucket of its smallest values; a value of the
-	 * native bucket is in that classic bucket or, past a classic bound inside the native
-	 * one, in a later one.
+	 * For each native bucket, what to add to a classic bucket index to find the counter
+	 * of the native bucket's values in that classic bucket.
 	 */
-	private final short[] classicByNative;
+	private final int[] slotOffset;
+
+	/** The classic bucket of the zero bucket's smallest values. */
+	private final int zeroFirstClassic;
+
+	/** For each counter, its native bucket ({@link #ZERO} for the zero bucket). */
+	private final int[] slotNative;
+
+	/** For each counter, its classic bucket. */
+	private final int[] slotClassic;
 
 	private final String[] labelNames;
 
@@ -129,17 +138,29 @@ public final class NativeHistogram implements Collector {
 		this.name = name;
 		this.help = help;
 		this.upperBounds = upperBounds;
-		this.classicByNative = new short[CHUNKS * CHUNK_SIZE];
-		for (int position = 0; position < this.classicByNative.length; position++) {
-			double lower = lowerBound(MIN_INDEX + position);
-			short classic = 0;
-			while (upperBounds[classic] <= lower) {
-				classic++;
-			}
-			this.classicByNative[position] = classic;
-		}
 		this.labelNames = labelNames;
 		this.constLabels = constLabels;
+		// The zero bucket first, split at the classic bounds up to the zero threshold,
+		// then each native bucket, split at the classic bounds inside it.
+		List<int[]> slots = new ArrayList<>();
+		this.zeroFirstClassic = classicIndex(upperBounds, 0.0);
+		for (int classic = this.zeroFirstClassic; classic <= classicIndex(upperBounds, ZERO_THRESHOLD); classic++) {
+			slots.add(new int[] { ZERO, classic });
+		}
+		this.firstClassic = new int[NATIVE_BUCKETS];
+		this.slotOffset = new int[NATIVE_BUCKETS];
+		for (int position = 0; position < NATIVE_BUCKETS; position++) {
+			int index = MIN_INDEX + position;
+			double upper = (index == MAX_INDEX) ? Double.POSITIVE_INFINITY : lowerBound(index + 1);
+			int first = classicIndex(upperBounds, Math.nextUp(lowerBound(index)));
+			this.firstClassic[position] = first;
+			this.slotOffset[position] = slots.size() - first;
+			for (int classic = first; classic <= classicIndex(upperBounds, upper); classic++) {
+				slots.add(new int[] { index, classic });
+			}
+		}
+		this.slotNative = slots.stream().mapToInt((slot) -> slot[0]).toArray();
+		this.slotClassic = slots.stream().mapToInt((slot) -> slot[1]).toArray();
 	}
 
 	/**
@@ -211,17 +232,24 @@ public final class NativeHistogram implements Collector {
 		return Math.scalb(SUB_BUCKET_BOUNDS[Math.floorMod(below, SUB_BUCKETS)], Math.floorDiv(below, SUB_BUCKETS) + 1);
 	}
 
-	private int classicIndex(double value, int nativeIndex) {
-		int classic;
-		if (nativeIndex == Integer.MIN_VALUE) {
-			classic = Arrays.binarySearch(this.upperBounds, value);
-			return (classic >= 0) ? classic : -classic - 1;
+	/** The classic bucket of a value: the first whose upper bound is not below it. */
+	private static int classicIndex(double[] upperBounds, double value) {
+		int found = Arrays.binarySearch(upperBounds, value);
+		return (found >= 0) ? found : -found - 1;
+	}
+
+	/** The counter of a value, not NaN and not negative. */
+	private int slot(double value) {
+		if (value <= ZERO_THRESHOLD) {
+			return classicIndex(this.upperBounds, value) - this.zeroFirstClassic;
 		}
-		classic = this.classicByNative[nativeIndex - MIN_INDEX];
+		int position = Math.min(nativeIndex(value), MAX_INDEX) - MIN_INDEX;
+		int classic = this.firstClassic[position];
+		// Past the classic bounds inside the native bucket, if any.
 		while (this.upperBounds[classic] < value) {
 			classic++;
 		}
-		return classic;
+		return this.slotOffset[position] + classic;
 	}
 
 	/**
@@ -285,17 +313,10 @@ public final class NativeHistogram implements Collector {
 	}
 
 	/**
-	 * One series. Observations go to one of two sets of counters, the hot one; a scrape
-	 * makes the other one hot, waits until the observations under way in the old one are
-	 * done, reads it, then adds it to the new hot one and clears it. Every scrape thus
-	 * sees a whole number of observations, the same in the classic and native buckets, as
-	 * the exposition formats require (client_golang's histograms work the same way).
+	 * One series: a counter per native bucket and classic bucket it spans, created a
+	 * chunk at a time on first use, and the sum.
 	 */
 	public static final class DataPoint {
-
-		private static final long HOT_BIT = 1L << 63;
-
-		private static final long COUNT_BITS = HOT_BIT - 1;
 
 		private final NativeHistogram histogram;
 
@@ -303,16 +324,14 @@ public final class NativeHistogram implements Collector {
 
 		private final long createdMillis = System.currentTimeMillis();
 
-		/** Observations started, and in the top bit which set of counters is hot. */
-		private final AtomicLong countAndHot = new AtomicLong();
+		private final AtomicReferenceArray<AtomicLongArray> chunks;
 
-		private final Counters[] counters;
+		private final DoubleAdder sum = new DoubleAdder();
 
 		DataPoint(NativeHistogram histogram, Labels labels) {
 			this.histogram = histogram;
 			this.labels = labels;
-			int classicBuckets = histogram.upperBounds.length;
-			this.counters = new Counters[] { new Counters(classicBuckets), new Counters(classicBuckets) };
+			this.chunks = new AtomicReferenceArray<>((histogram.slotNative.length + CHUNK_SIZE - 1) >>> CHUNK_BITS);
 		}
 
 		/**
@@ -324,105 +343,51 @@ public final class NativeHistogram implements Collector {
 				return;
 			}
 			double value = Math.max(seconds, 0.0);
-			int nativeIndex = (value > ZERO_THRESHOLD) ? Math.min(nativeIndex(value), MAX_INDEX) : Integer.MIN_VALUE;
-			int classic = this.histogram.classicIndex(value, nativeIndex);
-			long started = this.countAndHot.getAndIncrement();
-			this.counters[(int) (started >>> 63)].add(value, classic, nativeIndex);
-		}
-
-		synchronized HistogramDataPointSnapshot snapshot() {
-			long before = this.countAndHot.getAndAdd(HOT_BIT);
-			long count = before & COUNT_BITS;
-			Counters cold = this.counters[(int) (before >>> 63)];
-			Counters hot = this.counters[(int) (~before >>> 63)];
-			cold.awaitCount(count);
-			HistogramDataPointSnapshot snapshot = cold.snapshot(this.histogram.upperBounds, this.labels,
-					this.createdMillis);
-			hot.addAll(cold);
-			cold.clear();
-			return snapshot;
-		}
-
-	}
-
-	/**
-	 * One set of counters. An observation writes its classic bucket last: the sum of the
-	 * classic buckets therefore counts the observations that are complete.
-	 */
-	private static final class Counters {
-
-		private final AtomicLongArray classic;
-
-		private final AtomicReferenceArray<AtomicLongArray> nativeChunks = new AtomicReferenceArray<>(CHUNKS);
-
-		private final AtomicLong zero = new AtomicLong();
-
-		private final DoubleAdder sum = new DoubleAdder();
-
-		Counters(int classicBuckets) {
-			this.classic = new AtomicLongArray(classicBuckets);
-		}
-
-		void add(double value, int classicIndex, int nativeIndex) {
-			if (nativeIndex == Integer.MIN_VALUE) {
-				this.zero.incrementAndGet();
-			}
-			else {
-				int position = nativeIndex - MIN_INDEX;
-				chunk(position >>> CHUNK_BITS).incrementAndGet(position & (CHUNK_SIZE - 1));
-			}
+			int slot = this.histogram.slot(value);
+			chunk(slot >>> CHUNK_BITS).incrementAndGet(slot & (CHUNK_SIZE - 1));
 			this.sum.add(value);
-			this.classic.incrementAndGet(classicIndex);
 		}
 
 		private AtomicLongArray chunk(int chunk) {
-			AtomicLongArray counts = this.nativeChunks.get(chunk);
+			AtomicLongArray counts = this.chunks.get(chunk);
 			if (counts == null) {
-				this.nativeChunks.compareAndSet(chunk, null, new AtomicLongArray(CHUNK_SIZE));
-				counts = this.nativeChunks.get(chunk);
+				this.chunks.compareAndSet(chunk, null, new AtomicLongArray(CHUNK_SIZE));
+				counts = this.chunks.get(chunk);
 			}
 			return counts;
 		}
 
-		void awaitCount(long count) {
-			int spins = 0;
-			while (classicTotal() != count) {
-				if (++spins < 100) {
-					Thread.onSpinWait();
-				}
-				else {
-					Thread.yield();
-				}
-			}
-		}
-
-		private long classicTotal() {
-			long total = 0;
-			for (int i = 0; i < this.classic.length(); i++) {
-				total += this.classic.get(i);
-			}
-			return total;
-		}
-
-		HistogramDataPointSnapshot snapshot(double[] upperBounds, Labels labels, long createdMillis) {
-			long[] classicCounts = new long[this.classic.length()];
-			for (int i = 0; i < classicCounts.length; i++) {
-				classicCounts[i] = this.classic.get(i);
-			}
+		HistogramDataPointSnapshot snapshot() {
+			NativeHistogram histogram = this.histogram;
+			long[] classicCounts = new long[histogram.upperBounds.length];
+			long zeroCount = 0;
 			int[] indexes = new int[CHUNK_SIZE];
 			long[] counts = new long[CHUNK_SIZE];
 			int size = 0;
-			for (int chunk = 0; chunk < CHUNKS; chunk++) {
-				AtomicLongArray chunkCounts = this.nativeChunks.get(chunk);
+			// Each counter is read once, and both kinds of buckets are summed from it.
+			for (int chunk = 0; chunk < this.chunks.length(); chunk++) {
+				AtomicLongArray chunkCounts = this.chunks.get(chunk);
 				for (int i = 0; chunkCounts != null && i < CHUNK_SIZE; i++) {
-					long bucketCount = chunkCounts.get(i);
-					if (bucketCount != 0) {
+					long count = chunkCounts.get(i);
+					if (count == 0) {
+						continue;
+					}
+					int slot = (chunk << CHUNK_BITS) + i;
+					classicCounts[histogram.slotClassic[slot]] += count;
+					int index = histogram.slotNative[slot];
+					if (index == ZERO) {
+						zeroCount += count;
+					}
+					else if (size > 0 && indexes[size - 1] == index) {
+						counts[size - 1] += count;
+					}
+					else {
 						if (size == indexes.length) {
 							indexes = Arrays.copyOf(indexes, size * 2);
 							counts = Arrays.copyOf(counts, size * 2);
 						}
-						indexes[size] = MIN_INDEX + (chunk << CHUNK_BITS) + i;
-						counts[size++] = bucketCount;
+						indexes[size] = index;
+						counts[size++] = count;
 					}
 				}
 			}
@@ -432,15 +397,15 @@ public final class NativeHistogram implements Collector {
 				schema--;
 			}
 			return HistogramDataPointSnapshot.builder()
-				.classicHistogramBuckets(ClassicHistogramBuckets.of(upperBounds, classicCounts))
+				.classicHistogramBuckets(ClassicHistogramBuckets.of(histogram.upperBounds, classicCounts))
 				.nativeSchema(schema)
 				.nativeZeroThreshold(ZERO_THRESHOLD)
-				.nativeZeroCount(this.zero.get())
+				.nativeZeroCount(zeroCount)
 				.nativeBucketsForPositiveValues(
 						NativeHistogramBuckets.of(Arrays.copyOf(indexes, size), Arrays.copyOf(counts, size)))
 				.sum(this.sum.sum())
-				.labels(labels)
-				.createdTimestampMillis(createdMillis)
+				.labels(this.labels)
+				.createdTimestampMillis(this.createdMillis)
 				.build();
 		}
 
@@ -462,37 +427,6 @@ public final class NativeHistogram implements Collector {
 				}
 			}
 			return widened;
-		}
-
-		void addAll(Counters other) {
-			for (int chunk = 0; chunk < CHUNKS; chunk++) {
-				AtomicLongArray counts = other.nativeChunks.get(chunk);
-				for (int i = 0; counts != null && i < CHUNK_SIZE; i++) {
-					long bucketCount = counts.get(i);
-					if (bucketCount != 0) {
-						chunk(chunk).addAndGet(i, bucketCount);
-					}
-				}
-			}
-			this.zero.addAndGet(other.zero.get());
-			this.sum.add(other.sum.sum());
-			for (int i = 0; i < this.classic.length(); i++) {
-				this.classic.addAndGet(i, other.classic.get(i));
-			}
-		}
-
-		void clear() {
-			for (int chunk = 0; chunk < CHUNKS; chunk++) {
-				AtomicLongArray counts = this.nativeChunks.get(chunk);
-				for (int i = 0; counts != null && i < CHUNK_SIZE; i++) {
-					counts.set(i, 0);
-				}
-			}
-			this.zero.set(0);
-			this.sum.reset();
-			for (int i = 0; i < this.classic.length(); i++) {
-				this.classic.set(i, 0);
-			}
 		}
 
 	}
