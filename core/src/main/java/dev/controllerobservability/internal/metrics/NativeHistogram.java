@@ -110,14 +110,12 @@ public final class NativeHistogram implements Collector {
 
 	private final double[] upperBounds;
 
-	/** For each native bucket, the classic bucket of its smallest values. */
-	private final int[] firstClassic;
-
 	/**
-	 * For each native bucket, what to add to a classic bucket index to find the counter
-	 * of the native bucket's values in that classic bucket.
+	 * For each native bucket, two numbers: the classic bucket of its smallest values, and
+	 * what to add to a classic bucket index to find the counter of the native bucket's
+	 * values in that classic bucket.
 	 */
-	private final int[] slotOffset;
+	private final int[] layout;
 
 	/** The classic bucket of the zero bucket's smallest values. */
 	private final int zeroFirstClassic;
@@ -147,14 +145,13 @@ public final class NativeHistogram implements Collector {
 		for (int classic = this.zeroFirstClassic; classic <= classicIndex(upperBounds, ZERO_THRESHOLD); classic++) {
 			slots.add(new int[] { ZERO, classic });
 		}
-		this.firstClassic = new int[NATIVE_BUCKETS];
-		this.slotOffset = new int[NATIVE_BUCKETS];
+		this.layout = new int[2 * NATIVE_BUCKETS];
 		for (int position = 0; position < NATIVE_BUCKETS; position++) {
 			int index = MIN_INDEX + position;
 			double upper = (index == MAX_INDEX) ? Double.POSITIVE_INFINITY : lowerBound(index + 1);
 			int first = classicIndex(upperBounds, Math.nextUp(lowerBound(index)));
-			this.firstClassic[position] = first;
-			this.slotOffset[position] = slots.size() - first;
+			this.layout[2 * position] = first;
+			this.layout[2 * position + 1] = slots.size() - first;
 			for (int classic = first; classic <= classicIndex(upperBounds, upper); classic++) {
 				slots.add(new int[] { index, classic });
 			}
@@ -238,18 +235,20 @@ public final class NativeHistogram implements Collector {
 		return (found >= 0) ? found : -found - 1;
 	}
 
-	/** The counter of a value, not NaN and not negative. */
+	/** The counter of a value above the zero threshold. */
 	private int slot(double value) {
-		if (value <= ZERO_THRESHOLD) {
-			return classicIndex(this.upperBounds, value) - this.zeroFirstClassic;
-		}
-		int position = Math.min(nativeIndex(value), MAX_INDEX) - MIN_INDEX;
-		int classic = this.firstClassic[position];
+		int entry = 2 * (Math.min(nativeIndex(value), MAX_INDEX) - MIN_INDEX);
+		int classic = this.layout[entry];
 		// Past the classic bounds inside the native bucket, if any.
 		while (this.upperBounds[classic] < value) {
 			classic++;
 		}
-		return this.slotOffset[position] + classic;
+		return this.layout[entry + 1] + classic;
+	}
+
+	/** The counter of a value in the zero bucket, not negative. */
+	private int zeroSlot(double value) {
+		return classicIndex(this.upperBounds, value) - this.zeroFirstClassic;
 	}
 
 	/**
@@ -339,11 +338,18 @@ public final class NativeHistogram implements Collector {
 		 * @param seconds the duration in seconds
 		 */
 		public void observe(double seconds) {
-			if (Double.isNaN(seconds)) {
+			double value = seconds;
+			int slot;
+			if (value > ZERO_THRESHOLD) {
+				slot = this.histogram.slot(value);
+			}
+			else if (Double.isNaN(value)) {
 				return;
 			}
-			double value = Math.max(seconds, 0.0);
-			int slot = this.histogram.slot(value);
+			else {
+				value = Math.max(value, 0.0);
+				slot = this.histogram.zeroSlot(value);
+			}
 			chunk(slot >>> CHUNK_BITS).incrementAndGet(slot & (CHUNK_SIZE - 1));
 			this.sum.add(value);
 		}
