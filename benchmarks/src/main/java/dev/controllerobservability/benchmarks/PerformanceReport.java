@@ -17,10 +17,12 @@ import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
 import tools.jackson.databind.JsonNode;
 
+import dev.controllerobservability.benchmarks.StartupComparison.Sample;
+
 /**
- * Turns the JMH JSON results and the heap probes into {@code performance.md} and a chart.
- * Every figure is a ratio to a baseline measured in the same run, with the absolute
- * numbers beside it.
+ * Turns the JMH JSON results, the heap probe and the start-up runs into
+ * {@code performance.md} and a chart. Every figure is a ratio to a baseline measured in
+ * the same run, with the absolute numbers beside it.
  */
 final class PerformanceReport {
 
@@ -50,13 +52,23 @@ final class PerformanceReport {
 
 	private final List<JsonNode> results;
 
-	private final Map<String, Double> heap;
+	private final Map<String, Double> probes;
+
+	private final StartupComparison startup;
 
 	private final Duration took;
 
-	PerformanceReport(List<JsonNode> results, Map<String, Double> heap, Duration took) {
+	/**
+	 * Creates the report.
+	 * @param results JMH's JSON results
+	 * @param probes the heap-per-series probe's result by name
+	 * @param startup the start-up runs, possibly none
+	 * @param took how long the whole run took
+	 */
+	PerformanceReport(List<JsonNode> results, Map<String, Double> probes, StartupComparison startup, Duration took) {
 		this.results = results;
-		this.heap = heap;
+		this.probes = probes;
+		this.startup = startup;
 		this.took = took;
 	}
 
@@ -74,12 +86,13 @@ final class PerformanceReport {
 			.append(" cores; the whole run took ")
 			.append(this.took.toMinutes())
 			.append(" min. Do not edit by hand: rerun the command. Every ratio compares figures measured ")
-			.append("side by side in this one run; the raw JMH results are in `performance.json`.\n\n");
+			.append("side by side in this one run; the raw JMH results are in `performance.json`, every start-up ")
+			.append("run in `performance-probes.json`.\n\n");
 		md.append("![Time per recorded operation](performance.png)\n\n");
 		targets(md);
 		recording(md);
 		scrape(md);
-		startup(md);
+		md.append(startupSection());
 		try (InputStream notes = PerformanceReport.class.getResourceAsStream("/performance-notes.md")) {
 			if (notes != null) {
 				md.append(new String(notes.readAllBytes(), StandardCharsets.UTF_8));
@@ -148,16 +161,18 @@ final class PerformanceReport {
 						"%.1f ms vs %.1f ms: %.2f ×", score(starter.get()), score(stock.get()), ratio), ratio <= 1.1);
 			}
 		}
-		Optional<JsonNode> starter = startupResult("starter");
-		Optional<JsonNode> without = startupResult("without-starter");
-		if (starter.isPresent() && without.isPresent()) {
-			double ratio = score(starter.get()) / score(without.get());
-			row(md, "Start-up ≤ 1.1 × the same controller without the starter",
-					String.format(Locale.ROOT, "%.0f ms vs %.0f ms: %.2f ×, %+.0f ms", score(starter.get()),
-							score(without.get()), ratio, score(starter.get()) - score(without.get())),
+		if (this.startup.isComplete()) {
+			Sample starter = this.startup.millis("starter");
+			Sample without = this.startup.millis("without-starter");
+			double ratio = starter.median() / without.median();
+			row(md, String.format(Locale.ROOT,
+					"Start-up ≤ 1.1 × the same controller without the starter (medians of %d and %d runs)",
+					starter.count(), without.count()),
+					String.format(Locale.ROOT, "%.0f ms vs %.0f ms: %.2f ×, %+.0f ms", starter.median(),
+							without.median(), ratio, starter.median() - without.median()),
 					ratio <= 1.1);
 		}
-		Double perSeries = this.heap.get("heap-per-series");
+		Double perSeries = this.probes.get("heap-per-series");
 		if (perSeries != null) {
 			row(md, "≤ 3 KiB heap per operation series",
 					String.format(Locale.ROOT, "%.0f B (%.2f KiB)", perSeries, perSeries / 1024),
@@ -219,56 +234,100 @@ final class PerformanceReport {
 			.append("One `/actuator/prometheus` rendering (`PrometheusMeterRegistry.scrape()`) of a registry with ")
 			.append("N operation series (a histogram with the 40 default buckets and an in-flight gauge each): the ")
 			.append("starter's auto-configured registry, series created through `ControllerOperations`, against ")
-			.append("a stock registry with the same meters registered by hand.\n\n")
-			.append("| series | starter ms | stock ms | starter / stock | starter MB allocated | stock MB allocated |\n")
-			.append("|---|---|---|---|---|---|\n");
-		for (String series : new String[] { "1000", "10000", "50000" }) {
+			.append("a stock registry with the same meters registered by hand. ");
+		boolean interleaved = this.results.stream()
+			.filter((result) -> result.get("benchmark").asString().endsWith("ScrapeBenchmark.scrape"))
+			.allMatch((result) -> result.path(InterleavedForks.MARKER).asBoolean(false));
+		if (interleaved) {
+			md.append("The forks of the two registries ran in turns, one of each per round, and JMH collected ")
+				.append("garbage between iterations, so that a scrape is timed without collecting the garbage of ")
+				.append("earlier ones (see the notes). ");
+		}
+		else {
+			md.append("These results come from a run made before the forks of the two registries ran in turns and ")
+				.append("JMH collected garbage between iterations: rerun the command above. ");
+		}
+		md.append("Mean time per scrape over the iterations of all forks (± the 99.9% error, computed as JMH ")
+			.append("computes it), bytes allocated per scrape, and the collections JMH's GC profiler counted in the ")
+			.append("measured iterations.\n\n")
+			.append("| series | starter ms | stock ms | starter / stock | starter MB allocated | stock MB allocated ")
+			.append("| collections while timed, starter / stock |\n")
+			.append("|---|---|---|---|---|---|---|\n");
+		for (String series : ScrapeBenchmark.SERIES) {
 			Optional<JsonNode> starter = scrapeResult(series, "starter");
 			Optional<JsonNode> stock = scrapeResult(series, "stock");
 			if (starter.isPresent() && stock.isPresent()) {
-				md.append(String.format(Locale.ROOT, "| %s | %.1f ± %.1f | %.1f ± %.1f | %.2f | %.1f | %.1f |%n",
-						series, score(starter.get()), error(starter.get()), score(stock.get()), error(stock.get()),
+				md.append(String.format(Locale.ROOT,
+						"| %s | %.1f ± %.1f | %.1f ± %.1f | %.2f | %.1f | %.1f | %.0f / %.0f |%n", series,
+						score(starter.get()), error(starter.get()), score(stock.get()), error(stock.get()),
 						score(starter.get()) / score(stock.get()), allocation(starter.get()) / 1e6,
-						allocation(stock.get()) / 1e6));
+						allocation(stock.get()) / 1e6, collections(starter.get()), collections(stock.get())));
 			}
 		}
 		md.append('\n');
 	}
 
-	private void startup(StringBuilder md) {
+	/**
+	 * The start-up and memory section on its own.
+	 * @return its markdown
+	 */
+	String startupSection() {
+		StringBuilder md = new StringBuilder();
 		md.append("## Start-up and memory\n\n")
 			.append("One controller (`OperatorApplication`: a Java Operator SDK reconciler on a fabric8 client of the ")
 			.append("fabric8 mock API server, Spring MVC, Actuator and the Prometheus registry; its code uses nothing ")
 			.append("of the starter, its `operator-application.yaml` declares an operation, catalog metrics and rules) ")
 			.append("started with the starter's auto-configurations and with them excluded ")
 			.append("(`spring.autoconfigure.exclude`), on the same class path with the same configuration: what ")
-			.append("adding the starter to an existing controller costs. Each run is a fresh JVM: start-up time from ")
-			.append("JMH (single shot, one cold start per fork, up to a ready application), heap used after ")
-			.append("start-up and a full collection from three runs each.\n\n")
-			.append("| | starter | without starter | starter / without | added by the starter |\n")
-			.append("|---|---|---|---|---|\n");
-		Optional<JsonNode> starter = startupResult("starter");
-		Optional<JsonNode> without = startupResult("without-starter");
-		if (starter.isPresent() && without.isPresent()) {
-			md.append(String.format(Locale.ROOT, "| start-up, ms | %.0f ± %.0f | %.0f ± %.0f | %.2f | %+.0f ms |%n",
-					score(starter.get()), error(starter.get()), score(without.get()), error(without.get()),
-					score(starter.get()) / score(without.get()), score(starter.get()) - score(without.get())));
+			.append("adding the starter to an existing controller costs. Each run is a fresh JVM that times its one ")
+			.append("`SpringApplication.run` up to a ready application (web server started, operator's informers ")
+			.append("synced, start-up checks done), then measures the heap used after a full collection.");
+		if (!this.startup.isComplete()) {
+			md.append(" `performance-probes.json` holds no start-up runs (it was written before they were kept ")
+				.append("run by run): rerun the command above to fill this section.\n\n");
 		}
-		Double starterHeap = this.heap.get("heap-after-start-starter");
-		Double withoutHeap = this.heap.get("heap-after-start-without-starter");
-		if (starterHeap != null && withoutHeap != null) {
-			md.append(String.format(Locale.ROOT, "| heap after start, MiB | %.1f | %.1f | %.2f | %+.1f MiB |%n",
-					starterHeap / (1 << 20), withoutHeap / (1 << 20), starterHeap / withoutHeap,
-					(starterHeap - withoutHeap) / (1 << 20)));
+		else {
+			Sample starter = this.startup.millis("starter");
+			Sample without = this.startup.millis("without-starter");
+			Sample added = this.startup.addedMillis();
+			md.append(String.format(Locale.ROOT, " The runs came in %d pairs, one run of each variant in a random ",
+					Math.min(starter.count(), without.count())))
+				.append(String.format(Locale.ROOT, "order, after %d warm-up launches whose figures were discarded. ",
+						this.startup.warmUpRuns()))
+				.append("The start-up target is judged on the ratio of the medians; the mean of each variant comes ")
+				.append("with its 95 % confidence interval, and what the starter adds to the mean with the 95 % ")
+				.append("confidence interval of the differences within each pair.\n\n")
+				.append("| | starter | without starter | starter / without | added by the starter |\n")
+				.append("|---|---|---|---|---|\n")
+				.append(String.format(Locale.ROOT, "| start-up, median ms | %.0f | %.0f | %.2f | %+.0f ms |%n",
+						starter.median(), without.median(), starter.median() / without.median(),
+						starter.median() - without.median()))
+				.append(String.format(Locale.ROOT,
+						"| start-up, mean ± 95 %% CI, ms | %.0f ± %.0f | %.0f ± %.0f | %.2f | %+.0f ± %.0f ms |%n",
+						starter.mean(), starter.confidence95(), without.mean(), without.confidence95(),
+						starter.mean() / without.mean(), added.mean(), added.confidence95()))
+				.append(String.format(Locale.ROOT, "| start-up, standard deviation, ms | %.0f | %.0f | | |%n",
+						starter.standardDeviation(), without.standardDeviation()));
+			Sample starterHeap = this.startup.heap("starter");
+			Sample withoutHeap = this.startup.heap("without-starter");
+			if (!starterHeap.isEmpty() && !withoutHeap.isEmpty()) {
+				md.append(String.format(Locale.ROOT,
+						"| heap after start, median MiB | %.1f | %.1f | %.2f | %+.1f MiB |%n",
+						starterHeap.median() / (1 << 20), withoutHeap.median() / (1 << 20),
+						starterHeap.median() / withoutHeap.median(),
+						(starterHeap.median() - withoutHeap.median()) / (1 << 20)));
+			}
+			md.append('\n');
 		}
-		Double perSeries = this.heap.get("heap-per-series");
+		Double perSeries = this.probes.get("heap-per-series");
 		if (perSeries != null) {
 			md.append(String.format(Locale.ROOT,
-					"%nHeap retained per operation series (duration histogram with 40 buckets, its success "
+					"Heap retained per operation series (duration histogram with 40 buckets, its success "
 							+ "timer, the in-flight gauge and the starter's caches), measured over 10,000 new series "
 							+ "on a Prometheus registry: **%.0f bytes**.%n%n",
 					perSeries));
 		}
+		return md.toString();
 	}
 
 	private Optional<JsonNode> recordingResult(String method, int threads) {
@@ -280,11 +339,6 @@ final class PerformanceReport {
 		return find((result) -> result.get("benchmark").asText().endsWith("ScrapeBenchmark.scrape")
 				&& result.get("params").get("series").asText().equals(series)
 				&& result.get("params").get("registry").asText().equals(registry));
-	}
-
-	private Optional<JsonNode> startupResult(String application) {
-		return find((result) -> result.get("benchmark").asText().endsWith("StartupBenchmark.start")
-				&& result.get("params").get("application").asText().equals(application));
 	}
 
 	private Optional<JsonNode> find(java.util.function.Predicate<JsonNode> matches) {
@@ -301,9 +355,18 @@ final class PerformanceReport {
 	}
 
 	private static double allocation(JsonNode result) {
+		return secondary(result, "gc.alloc.rate.norm");
+	}
+
+	/** Collections in the measured iterations, all forks together (JMH sums them). */
+	private static double collections(JsonNode result) {
+		return secondary(result, "gc.count");
+	}
+
+	private static double secondary(JsonNode result, String metric) {
 		JsonNode secondary = result.get("secondaryMetrics");
 		for (var entry : secondary.properties()) {
-			if (entry.getKey().endsWith("gc.alloc.rate.norm")) {
+			if (entry.getKey().endsWith(metric)) {
 				return entry.getValue().get("score").asDouble();
 			}
 		}

@@ -1,9 +1,6 @@
 package dev.controllerobservability.benchmarks;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -12,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 
 import org.openjdk.jmh.profile.GCProfiler;
 import org.openjdk.jmh.results.format.ResultFormatType;
@@ -22,18 +20,29 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Runs every benchmark in one go and writes {@code performance.md},
  * {@code performance.png}, {@code performance.json} (JMH's JSON, every run) and
- * {@code performance-probes.json} (heap probes and the run's duration) into the docs
- * directory given as the first argument. Heap figures come from {@link HeapProbe} runs in
- * JVMs of their own. With {@code --report-only} as second argument it only rewrites the
- * report from those files.
+ * {@code performance-probes.json} (the heap per series, every start-up run and the run's
+ * duration) into the docs directory given as the first argument. Heap and start-up
+ * figures come from {@link JvmProbe} runs in JVMs of their own, the start-up runs
+ * alternating the two variants ({@link StartupComparison}). With {@code --report-only} as
+ * second argument it only rewrites the report from those files.
  */
 public final class RunBenchmarks {
 
 	private static final JsonMapper JSON = JsonMapper.builder().build();
+
+	/** Launches of the controller before the measured start-up runs, discarded. */
+	private static final int STARTUP_WARM_UP_RUNS = 2;
+
+	/** Measured start-up runs of each variant, one of each per pair. */
+	private static final int STARTUP_PAIRS = 20;
+
+	/** Forks of each scrape variant, one of each per round. */
+	private static final int SCRAPE_ROUNDS = 6;
 
 	private RunBenchmarks() {
 	}
@@ -49,22 +58,22 @@ public final class RunBenchmarks {
 		ArrayNode results = JSON.createArrayNode();
 		results.addAll(run(work, "recording-1-thread", RecordingBenchmark.class, 1));
 		results.addAll(run(work, "recording-2-threads", RecordingBenchmark.class, 2));
-		results.addAll(run(work, "scrape", ScrapeBenchmark.class, 1));
-		results.addAll(run(work, "startup", StartupBenchmark.class, 1));
-		Map<String, Double> heap = new LinkedHashMap<>();
-		for (int round = 0; round < 3; round++) {
-			for (String application : List.of("starter", "without-starter")) {
-				probe(heap, "startup", application);
-			}
+		Random random = new Random();
+		for (String series : ScrapeBenchmark.SERIES) {
+			results.addAll(InterleavedForks.run(JSON, work.resolve("scrape.json"),
+					(options) -> options(options, ScrapeBenchmark.class, 1).param("series", series), "registry",
+					ScrapeBenchmark.REGISTRIES, SCRAPE_ROUNDS, random));
 		}
-		probe(heap, "series", "10000");
-		Duration took = Duration.between(started, Instant.now());
-		heap.put("run-seconds", (double) took.toSeconds());
+		StartupComparison startup = StartupComparison.run(STARTUP_WARM_UP_RUNS, STARTUP_PAIRS, random);
+		ObjectNode probes = JSON.createObjectNode();
+		probes.put("heap-per-series", ProbeProcess.run("series", "10000").get("heap-per-series"));
+		probes.set("startup", startup.toJson(JSON));
+		probes.put("run-seconds", Duration.between(started, Instant.now()).toSeconds());
 		Files.createDirectories(docs);
 		Files.writeString(docs.resolve("performance.json"),
 				JSON.writerWithDefaultPrettyPrinter().writeValueAsString(results));
 		Files.writeString(docs.resolve("performance-probes.json"),
-				JSON.writerWithDefaultPrettyPrinter().writeValueAsString(heap));
+				JSON.writerWithDefaultPrettyPrinter().writeValueAsString(probes));
 		report(docs);
 	}
 
@@ -72,12 +81,15 @@ public final class RunBenchmarks {
 	private static void report(Path docs) throws IOException {
 		List<JsonNode> parsed = new ArrayList<>();
 		JSON.readTree(Files.readString(docs.resolve("performance.json"))).forEach(parsed::add);
-		Map<String, Double> heap = new LinkedHashMap<>();
-		JSON.readTree(Files.readString(docs.resolve("performance-probes.json")))
-			.properties()
-			.forEach((entry) -> heap.put(entry.getKey(), entry.getValue().asDouble()));
-		PerformanceReport report = new PerformanceReport(parsed, heap,
-				Duration.ofSeconds(heap.getOrDefault("run-seconds", 0.0).longValue()));
+		JsonNode probes = JSON.readTree(Files.readString(docs.resolve("performance-probes.json")));
+		Map<String, Double> numbers = new LinkedHashMap<>();
+		probes.properties()
+			.stream()
+			.filter((entry) -> entry.getValue().isNumber())
+			.forEach((entry) -> numbers.put(entry.getKey(), entry.getValue().asDouble()));
+		PerformanceReport report = new PerformanceReport(parsed, numbers,
+				StartupComparison.fromJson(probes.path("startup")),
+				Duration.ofSeconds(numbers.getOrDefault("run-seconds", 0.0).longValue()));
 		Files.writeString(docs.resolve("performance.md"), report.markdown());
 		report.chart(docs.resolve("performance.png"));
 		System.out.println("Wrote " + docs.resolve("performance.md"));
@@ -86,42 +98,15 @@ public final class RunBenchmarks {
 	private static ArrayNode run(Path work, String name, Class<?> benchmark, int threads)
 			throws RunnerException, IOException {
 		Path result = work.resolve(name + ".json");
-		ChainedOptionsBuilder options = new OptionsBuilder().include(benchmark.getName() + "\\.")
-			.threads(threads)
-			.addProfiler(GCProfiler.class)
-			.resultFormat(ResultFormatType.JSON)
-			.result(result.toString());
-		new Runner(options.build()).run();
+		new Runner(options(new OptionsBuilder(), benchmark, threads).result(result.toString()).build()).run();
 		return (ArrayNode) JSON.readTree(Files.readString(result));
 	}
 
-	/**
-	 * Runs a {@link HeapProbe} in a fresh JVM and keeps the mean of its results by name.
-	 */
-	private static void probe(Map<String, Double> results, String... args) throws IOException, InterruptedException {
-		List<String> command = new ArrayList<>(List.of(
-				Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx1g",
-				"-Djava.awt.headless=true", "-cp", System.getProperty("java.class.path"), HeapProbe.class.getName()));
-		command.addAll(List.of(args));
-		Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-		try (BufferedReader output = new BufferedReader(
-				new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-			String line;
-			while ((line = output.readLine()) != null) {
-				if (line.startsWith("RESULT ")) {
-					String[] parts = line.split(" ");
-					String key = parts[1];
-					double value = Double.parseDouble(parts[2]);
-					String countKey = key + "#count";
-					double count = results.getOrDefault(countKey, 0.0);
-					results.put(key, (results.getOrDefault(key, 0.0) * count + value) / (count + 1));
-					results.put(countKey, count + 1);
-				}
-			}
-		}
-		if (process.waitFor() != 0) {
-			throw new IllegalStateException("Heap probe " + List.of(args) + " failed");
-		}
+	private static ChainedOptionsBuilder options(ChainedOptionsBuilder options, Class<?> benchmark, int threads) {
+		return options.include(benchmark.getName() + "\\.")
+			.threads(threads)
+			.addProfiler(GCProfiler.class)
+			.resultFormat(ResultFormatType.JSON);
 	}
 
 }

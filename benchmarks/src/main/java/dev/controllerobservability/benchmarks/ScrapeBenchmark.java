@@ -1,6 +1,7 @@
 package dev.controllerobservability.benchmarks;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -34,17 +35,30 @@ import dev.controllerobservability.operations.ControllerOperations;
  * histogram with the 40 default buckets and an in-flight gauge each): the starter's
  * auto-configured registry, the series created by {@code ControllerOperations}, against a
  * stock {@code PrometheusMeterRegistry} with the same meters registered by hand.
+ * {@link RunBenchmarks} runs the forks of the two registries in turns
+ * ({@link InterleavedForks}) with a collection between iterations; on JMH's command line,
+ * add {@code -gc true}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 6, time = 3)
-// A scrape of 10,000 series allocates about 370 MB: a pre-touched fixed heap keeps page
-// faults on fresh memory out of the figures.
-@Fork(value = 2, jvmArgsAppend = { "-Xms4g", "-Xmx4g", "-Xmn2g", "-XX:+UseParallelGC", "-XX:+AlwaysPreTouch",
+@Warmup(iterations = 2, time = 2)
+@Measurement(iterations = 4, time = 3)
+// A scrape of 50,000 series allocates about 1.7 GB, a 200 MB string included. With
+// a 4 GiB heap, collections ran while scrapes were timed and forked JVMs differed
+// by up to 300 ms. A pre-touched 12 GiB heap with a 10 GiB young generation holds
+// an iteration's garbage (up to about 5 GB, three scrapes of 50,000 series), and
+// InterleavedForks collects between iterations, so that no collection is timed.
+// Each JVM settles at a level of its own (5 to 6 % apart): six short forks a side.
+@Fork(value = 6, jvmArgsAppend = { "-Xms12g", "-Xmx12g", "-Xmn10g", "-XX:+UseParallelGC", "-XX:+AlwaysPreTouch",
 		"-Djava.awt.headless=true" })
 public class ScrapeBenchmark {
+
+	/** The values of {@link #series}. */
+	static final List<String> SERIES = List.of("1000", "10000", "50000");
+
+	/** The values of {@link #registry}. */
+	static final List<String> REGISTRIES = List.of("starter", "stock");
 
 	@Param({ "1000", "10000", "50000" })
 	public int series;

@@ -20,26 +20,31 @@ import dev.controllerobservability.operations.ControllerOperations;
 import dev.controllerobservability.internal.operations.OperationMeterObservationHandler;
 
 /**
- * Heap measurements, each in a JVM of its own started by {@link RunBenchmarks}; prints
- * one {@code RESULT <name> <value>} line.
+ * Measurements that each need a JVM of their own, started by {@link ProbeProcess}; prints
+ * {@code RESULT <name> <value>} lines.
  * <ul>
- * <li>{@code startup starter|without-starter}: heap used after start-up and a full
- * collection;</li>
+ * <li>{@code startup starter|without-starter}: {@code startup-ms}, the time
+ * {@link StartupApplications#start(String)} takes in this fresh JVM (up to a ready
+ * application), then {@code heap-after-start}, the heap used after that start-up and a
+ * full collection;</li>
  * <li>{@code series N}: heap retained per operation series (duration histogram with the
  * 40 default buckets, its success timer and the in-flight gauge), from the used heap
  * after a full collection before and after creating N series on the direct path.</li>
  * </ul>
  */
-public final class HeapProbe {
+public final class JvmProbe {
 
-	private HeapProbe() {
+	private JvmProbe() {
 	}
 
 	public static void main(String[] args) throws Exception {
 		switch (args[0]) {
 			case "startup" -> {
+				long started = System.nanoTime();
 				ConfigurableApplicationContext context = StartupApplications.start(args[1]);
-				System.out.println("RESULT heap-after-start-" + args[1] + " " + usedAfterGc());
+				long took = System.nanoTime() - started;
+				System.out.println("RESULT startup-ms " + took / 1e6);
+				System.out.println("RESULT heap-after-start " + usedAfterGc());
 				context.close();
 			}
 			case "series" -> System.out.println("RESULT heap-per-series " + bytesPerSeries(Integer.parseInt(args[1])));
