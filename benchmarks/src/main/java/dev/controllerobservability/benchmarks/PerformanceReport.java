@@ -7,10 +7,13 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
@@ -58,6 +61,12 @@ final class PerformanceReport {
 
 	private final Duration took;
 
+	/** Recording benchmarks whose 1-thread targets the results miss, in target order. */
+	private final Set<String> missed = new LinkedHashSet<>();
+
+	/** Profiles of missed recording benchmarks by method name. */
+	private Map<String, String> profiles = Map.of();
+
 	/**
 	 * Creates the report.
 	 * @param results JMH's JSON results
@@ -70,6 +79,25 @@ final class PerformanceReport {
 		this.probes = probes;
 		this.startup = startup;
 		this.took = took;
+		targets(new StringBuilder());
+	}
+
+	/**
+	 * The recording benchmarks whose 1-thread targets the results miss.
+	 * @return their method names
+	 */
+	Set<String> missedRecordingBenchmarks() {
+		return Collections.unmodifiableSet(this.missed);
+	}
+
+	/**
+	 * Adds profiles of missed recording benchmarks.
+	 * @param profiles flat profiles by benchmark method name
+	 * @return this report
+	 */
+	PerformanceReport profiles(Map<String, String> profiles) {
+		this.profiles = Map.copyOf(profiles);
+		return this;
 	}
 
 	String markdown() throws IOException {
@@ -90,6 +118,7 @@ final class PerformanceReport {
 			.append("run in `performance-probes.json`.\n\n");
 		md.append("![Time per recorded operation](performance.png)\n\n");
 		targets(md);
+		profiles(md);
 		recording(md);
 		scrape(md);
 		md.append(startupSection());
@@ -187,6 +216,7 @@ final class PerformanceReport {
 		Optional<JsonNode> b = recordingResult(baseline, threads);
 		if (a.isPresent() && b.isPresent()) {
 			double ratio = score(a.get()) / score(b.get());
+			noteMiss(measured, threads, ratio <= limit);
 			row(md, target, String.format(Locale.ROOT, "%.1f ns/op vs %.1f ns/op: %.2f ×", score(a.get()),
 					score(b.get()), ratio), ratio <= limit);
 		}
@@ -195,8 +225,44 @@ final class PerformanceReport {
 	private void allocationTarget(StringBuilder md, String target, String measured, int threads, double limit) {
 		recordingResult(measured, threads).ifPresent((result) -> {
 			double bytes = allocation(result);
+			noteMiss(measured, threads, bytes <= limit);
 			row(md, target, String.format(Locale.ROOT, "%.1f B/op", bytes), bytes <= limit);
 		});
+	}
+
+	private void noteMiss(String benchmark, int threads, boolean met) {
+		if (!met && threads == 1) {
+			this.missed.add(benchmark);
+		}
+	}
+
+	/**
+	 * Where the time of each missed 1-thread recording target goes: the methods on top of
+	 * the benchmark thread's stack, as async-profiler sampled them.
+	 */
+	private void profiles(StringBuilder md) {
+		List<String> profiled = this.missed.stream().filter(this.profiles::containsKey).toList();
+		if (profiled.isEmpty()) {
+			return;
+		}
+		md.append("## Profiles of the missed recording targets\n\n")
+			.append("Each missed 1-thread recording target's benchmark, run again alone (1 fork, 5 × 1 s) under ")
+			.append("async-profiler on a CPU timer: the methods on top of the benchmark thread's stack, inlined ")
+			.append("ones included. `[vdso]` is the kernel's clock, which every timed variant reads twice. ")
+			.append("The notes below say why each target is missed.\n\n");
+		for (String benchmark : profiled) {
+			String[] variant = VARIANTS.stream()
+				.filter((candidate) -> candidate[0].equals(benchmark))
+				.findFirst()
+				.orElse(new String[] { benchmark, benchmark, benchmark });
+			md.append("### ")
+				.append(variant[1])
+				.append(": ")
+				.append(variant[2])
+				.append("\n\n```\n")
+				.append(this.profiles.get(benchmark))
+				.append("\n```\n\n");
+		}
 	}
 
 	private static void row(StringBuilder md, String target, String measured, boolean met) {

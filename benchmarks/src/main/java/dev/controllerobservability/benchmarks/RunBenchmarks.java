@@ -74,11 +74,14 @@ public final class RunBenchmarks {
 				JSON.writerWithDefaultPrettyPrinter().writeValueAsString(results));
 		Files.writeString(docs.resolve("performance-probes.json"),
 				JSON.writerWithDefaultPrettyPrinter().writeValueAsString(probes));
+		Map<String, String> profiles = RecordingProfiles.run(report(docs).missedRecordingBenchmarks(), work);
+		Files.writeString(docs.resolve("performance-profiles.json"),
+				JSON.writerWithDefaultPrettyPrinter().writeValueAsString(profiles));
 		report(docs);
 	}
 
 	/** Writes the report from the JSON files a run left in the docs directory. */
-	private static void report(Path docs) throws IOException {
+	private static PerformanceReport report(Path docs) throws IOException {
 		List<JsonNode> parsed = new ArrayList<>();
 		JSON.readTree(Files.readString(docs.resolve("performance.json"))).forEach(parsed::add);
 		JsonNode probes = JSON.readTree(Files.readString(docs.resolve("performance-probes.json")));
@@ -90,9 +93,18 @@ public final class RunBenchmarks {
 		PerformanceReport report = new PerformanceReport(parsed, numbers,
 				StartupComparison.fromJson(probes.path("startup")),
 				Duration.ofSeconds(numbers.getOrDefault("run-seconds", 0.0).longValue()));
+		Path profiles = docs.resolve("performance-profiles.json");
+		if (Files.exists(profiles)) {
+			Map<String, String> byBenchmark = new LinkedHashMap<>();
+			JSON.readTree(Files.readString(profiles))
+				.properties()
+				.forEach((entry) -> byBenchmark.put(entry.getKey(), entry.getValue().asString()));
+			report.profiles(byBenchmark);
+		}
 		Files.writeString(docs.resolve("performance.md"), report.markdown());
 		report.chart(docs.resolve("performance.png"));
 		System.out.println("Wrote " + docs.resolve("performance.md"));
+		return report;
 	}
 
 	private static ArrayNode run(Path work, String name, Class<?> benchmark, int threads)

@@ -49,6 +49,26 @@ class PerformanceReportTests {
 	}
 
 	@Test
+	void showsTheProfileOfEachMissedOneThreadRecordingTarget() throws Exception {
+		List<JsonNode> results = new ArrayList<>();
+		results.add(recording("c_operationsObserve", 180, 0));
+		results.add(recording("a_handWrittenTimer", 600, 720));
+		results.add(recording("e_preBoundHandle", 170, 0));
+		results.add(recording("f_prometheusHistogramFloor", 80, 0));
+		PerformanceReport report = new PerformanceReport(results, Map.of(),
+				StartupComparison.fromJson(MissingNode.getInstance()), Duration.ofMinutes(10));
+		// E misses E ≤ 2 × F; C meets C ≤ 1.0 × A.
+		assertThat(report.missedRecordingBenchmarks()).containsExactly("e_preBoundHandle");
+		String markdown = report
+			.profiles(Map.of("e_preBoundHandle", "  ns  percent  samples  top\n  100   50.00%  1  [vdso]",
+					"c_operationsObserve", "not shown"))
+			.markdown();
+		assertThat(markdown).contains("## Profiles of the missed recording targets",
+				"### E: pre-bound OperationHandle\n\n```\n  ns  percent  samples  top\n  100   50.00%  1  [vdso]\n```")
+			.doesNotContain("not shown");
+	}
+
+	@Test
 	void judgesStartUpOnTheRatioOfTheMediansAndReportsMeansWithConfidenceIntervals() throws Exception {
 		// The last pair ran while the machine was busy: it moves the means, not the
 		// medians.
