@@ -1,5 +1,7 @@
 package dev.controllerobservability.autoconfigure;
 
+import java.util.Map;
+
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.impl.KubernetesClientImpl;
 import io.javaoperatorsdk.operator.Operator;
@@ -13,6 +15,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Lazy;
@@ -83,12 +86,15 @@ public final class KubernetesObservabilityAutoConfiguration {
 		@Lazy
 		@ConditionalOnMissingBean
 		ControllerRuntimeMetrics controllerRuntimeMetrics(MeterRegistry meterRegistry,
-				ObjectProvider<PrometheusRegistry> prometheusRegistry, ControllerObservabilitySettings settings,
-				RecordingFailures failures) {
+				ObjectProvider<PrometheusRegistry> prometheusRegistry, ObjectProvider<MetricsProperties> metrics,
+				ControllerObservabilitySettings settings, RecordingFailures failures) {
 			// Without a Prometheus registry the histograms are recorded but exported
-			// nowhere.
+			// nowhere. They carry management.metrics.tags as the counters beside them
+			// do, which get them from a meter filter the histograms do not pass.
+			MetricsProperties properties = metrics.getIfAvailable();
 			return new ControllerRuntimeMetrics(meterRegistry,
-					prometheusRegistry.getIfAvailable(PrometheusRegistry::new), settings.disabledMetrics(), failures);
+					prometheusRegistry.getIfAvailable(PrometheusRegistry::new), settings.disabledMetrics(),
+					(properties != null) ? properties.getTags() : Map.of(), failures);
 		}
 
 		@Bean

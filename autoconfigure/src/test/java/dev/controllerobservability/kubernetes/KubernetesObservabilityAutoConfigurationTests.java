@@ -2,10 +2,14 @@ package dev.controllerobservability.kubernetes;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.api.monitoring.Metrics.ControllerExecution;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.junit.jupiter.api.Test;
 
@@ -107,6 +111,57 @@ class KubernetesObservabilityAutoConfigurationTests {
 					.forEach((snapshot) -> families.add(snapshot.getMetadata().getPrometheusName()));
 				assertThat(families).contains("workqueue_queue_duration_seconds", "workqueue_work_duration_seconds")
 					.doesNotContain("controller_runtime_reconcile_time_seconds");
+			});
+	}
+
+	/**
+	 * The counters get {@code management.metrics.tags} from a meter filter; the
+	 * histograms, which do not pass it, carry them as constant labels, so that the two
+	 * join.
+	 */
+	@Test
+	void labelsTheHistogramsWithTheManagementMetricsTagsAsTheCounters() throws Exception {
+		KubernetesContextRunner.with(PrometheusMetricsExportAutoConfiguration.class)
+			.withPropertyValues("management.metrics.tags.region=eu-test")
+			.run((context) -> {
+				context.getBean(ControllerRuntimeMetrics.class)
+					.timeControllerExecution(new ControllerExecution<String>() {
+
+						@Override
+						public String name() {
+							return "reconcile";
+						}
+
+						@Override
+						public String controllerName() {
+							return "widget";
+						}
+
+						@Override
+						public String successTypeName(String result) {
+							return "resource";
+						}
+
+						@Override
+						public ResourceID resourceID() {
+							return new ResourceID("a", "default");
+						}
+
+						@Override
+						public Map<String, Object> metadata() {
+							return Map.of();
+						}
+
+						@Override
+						public String execute() {
+							return "done";
+						}
+
+					});
+				String scrape = context.getBean(PrometheusMeterRegistry.class).scrape();
+				assertThat(scrape).contains(
+						"controller_runtime_reconcile_time_seconds_count{controller=\"widget\",region=\"eu-test\"} 1",
+						"controller_runtime_reconcile_total{controller=\"widget\",region=\"eu-test\",result=\"success\"} 1");
 			});
 	}
 

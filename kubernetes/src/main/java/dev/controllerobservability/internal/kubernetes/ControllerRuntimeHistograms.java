@@ -2,8 +2,11 @@ package dev.controllerobservability.internal.kubernetes;
 
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.Labels;
 
 import dev.controllerobservability.internal.kubernetes.KubernetesConventions;
 import dev.controllerobservability.internal.metrics.MetricConventions;
@@ -34,13 +37,27 @@ public final class ControllerRuntimeHistograms {
 	 * @param disabled Prometheus names not to register (they are still recorded, unseen)
 	 */
 	public ControllerRuntimeHistograms(PrometheusRegistry registry, Collection<String> disabled) {
+		this(registry, disabled, Map.of());
+	}
+
+	/**
+	 * Creates the histograms with labels every series carries, and registers those not
+	 * disabled.
+	 * @param registry the application's Prometheus registry
+	 * @param disabled Prometheus names not to register (they are still recorded, unseen)
+	 * @param constantLabels labels with the same value on every series, such as the tags
+	 * the registry gives every Micrometer meter; a histogram's own label of the same name
+	 * wins
+	 */
+	public ControllerRuntimeHistograms(PrometheusRegistry registry, Collection<String> disabled,
+			Map<String, String> constantLabels) {
 		this.reconcileTime = histogram(RECONCILE_TIME, "Length of time per reconciliation per controller",
-				MetricConventions.CONTROLLER_RUNTIME_DURATION_BUCKETS, "controller");
+				MetricConventions.CONTROLLER_RUNTIME_DURATION_BUCKETS, constantLabels, "controller");
 		this.queueDuration = histogram(QUEUE_DURATION,
 				"How long in seconds an item stays in workqueue before being requested",
-				KubernetesConventions.WORKQUEUE_BUCKETS, "name", "controller");
+				KubernetesConventions.WORKQUEUE_BUCKETS, constantLabels, "name", "controller");
 		this.workDuration = histogram(WORK_DURATION, "How long in seconds processing an item from workqueue takes.",
-				KubernetesConventions.WORKQUEUE_BUCKETS, "name", "controller");
+				KubernetesConventions.WORKQUEUE_BUCKETS, constantLabels, "name", "controller");
 		for (NativeHistogram histogram : List.of(this.reconcileTime, this.queueDuration, this.workDuration)) {
 			if (!disabled.contains(histogram.getPrometheusName())) {
 				registry.register(histogram);
@@ -59,8 +76,14 @@ public final class ControllerRuntimeHistograms {
 				this.workDuration.labelValues(controller, controller));
 	}
 
-	private static NativeHistogram histogram(String name, String help, List<Double> buckets, String... labels) {
-		return NativeHistogram.builder(name, help, buckets).labelNames(labels).build();
+	private static NativeHistogram histogram(String name, String help, List<Double> buckets,
+			Map<String, String> constantLabels, String... labels) {
+		Map<String, String> constant = new TreeMap<>(constantLabels);
+		constant.keySet().removeAll(List.of(labels));
+		return NativeHistogram.builder(name, help, buckets)
+			.labelNames(labels)
+			.constLabels(Labels.of(List.copyOf(constant.keySet()), List.copyOf(constant.values())))
+			.build();
 	}
 
 	/**

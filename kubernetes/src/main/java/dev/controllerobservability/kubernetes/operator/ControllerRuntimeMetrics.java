@@ -112,7 +112,25 @@ public final class ControllerRuntimeMetrics implements Metrics {
 	 */
 	public ControllerRuntimeMetrics(MeterRegistry registry, PrometheusRegistry prometheusRegistry,
 			Collection<String> disabledMetrics, RecordingFailures failures) {
-		this(registry, new ControllerRuntimeHistograms(prometheusRegistry, disabledMetrics), failures,
+		this(registry, prometheusRegistry, disabledMetrics, Map.of(), failures);
+	}
+
+	/**
+	 * Creates the metrics, leaving out disabled histograms, with labels every histogram
+	 * series carries.
+	 * @param registry where the counters and gauges are registered
+	 * @param prometheusRegistry where the histograms are registered: the registry the
+	 * application's Prometheus endpoint scrapes
+	 * @param disabledMetrics Prometheus names of histograms not to register (counters and
+	 * gauges are disabled by the registry's meter filters)
+	 * @param constantLabels labels for every histogram series: the common tags the
+	 * registry's meter filters give the counters and gauges (such as Spring Boot's
+	 * {@code management.metrics.tags}), which the histograms do not pass through
+	 * @param failures where recording failures go
+	 */
+	public ControllerRuntimeMetrics(MeterRegistry registry, PrometheusRegistry prometheusRegistry,
+			Collection<String> disabledMetrics, Map<String, String> constantLabels, RecordingFailures failures) {
+		this(registry, new ControllerRuntimeHistograms(prometheusRegistry, disabledMetrics, constantLabels), failures,
 				System::nanoTime);
 	}
 

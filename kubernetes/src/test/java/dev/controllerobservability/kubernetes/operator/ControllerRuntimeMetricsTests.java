@@ -89,6 +89,16 @@ class ControllerRuntimeMetricsTests {
 	}
 
 	@Test
+	void labelsTheHistogramsWithTheConstantLabelsTheirOwnLabelsWinning() throws Exception {
+		PrometheusRegistry prometheus = new PrometheusRegistry();
+		ControllerRuntimeMetrics metrics = new ControllerRuntimeMetrics(new SimpleMeterRegistry(), prometheus, Set.of(),
+				Map.of("region", "eu-test", "controller", "ignored"), this.failures);
+		metrics.timeControllerExecution(execution("done", null));
+		assertThat(reconcileTime(prometheus).getLabels().get("region")).isEqualTo("eu-test");
+		assertThat(reconcileTime(prometheus).getLabels().get("controller")).isEqualTo("widget");
+	}
+
+	@Test
 	void widensNativeBucketsToKeepAtMostOneHundred() {
 		PrometheusRegistry prometheus = new PrometheusRegistry();
 		NativeHistogram.DataPoint reconcileTime = new ControllerRuntimeHistograms(prometheus, Set.of())
