@@ -9,7 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The {@code _max} of the prometheus backend: the largest duration of the last two
  * minutes while it is read every 40 seconds or more often, and of the time since the
- * previous read when reads are further apart.
+ * previous read when reads are further apart, shown for 40 more seconds.
  */
 class WindowMaxTests {
 
@@ -42,6 +42,9 @@ class WindowMaxTests {
 		assertThat(max.poll(0)).isZero();
 		max.record(3 * SECOND);
 		assertThat(max.poll(600 * SECOND)).isEqualTo(3.0);
+		// Then read every second, it stays for one slot, 40 seconds, and no longer.
+		assertThat(max.poll(639 * SECOND)).isEqualTo(3.0);
+		assertThat(max.poll(640 * SECOND)).isZero();
 	}
 
 }
