@@ -70,10 +70,13 @@ final class RecordingProfiles {
 		return profiles;
 	}
 
-	/** The profiler's table of methods on top of the stack, without its header. */
+	/** The profiler's table of methods on top of the stack, without header and files. */
 	private static String flatSection(String output) {
 		int start = output.indexOf("          ns  percent");
-		return ((start < 0) ? output : output.substring(start)).stripTrailing();
+		String table = (start < 0) ? output : output.substring(start);
+		// Without the paths of the profiler's files, which a run deletes.
+		int files = table.indexOf("Async profiler results:");
+		return ((files < 0) ? table : table.substring(0, files)).stripTrailing();
 	}
 
 	/** Unpacks the native library the async-profiler jar carries for this platform. */
