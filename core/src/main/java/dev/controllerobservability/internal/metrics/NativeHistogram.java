@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -197,6 +198,19 @@ public final class NativeHistogram implements Collector {
 			snapshot.dataPoint(point.snapshot());
 		}
 		return snapshot.build();
+	}
+
+	/**
+	 * Labels every series of a histogram carries with the same value, leaving out those
+	 * the series have a label of their own for: the series' own label wins.
+	 * @param labels names and values, such as common tags
+	 * @param labelNames the series' own label names
+	 * @return the constant labels
+	 */
+	public static Labels constantLabels(Map<String, String> labels, String... labelNames) {
+		Map<String, String> constant = new TreeMap<>(labels);
+		constant.keySet().removeAll(List.of(labelNames));
+		return Labels.of(List.copyOf(constant.keySet()), List.copyOf(constant.values()));
 	}
 
 	/**

@@ -2,6 +2,7 @@ package dev.controllerobservability.internal.operations;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -150,16 +151,11 @@ public final class PrometheusDurations implements OperationDurations {
 		}
 
 		private Labels constLabels(String[] labelNames) {
-			List<String> taken = List.of(labelNames);
-			List<String> names = new ArrayList<>();
-			List<String> values = new ArrayList<>();
+			Map<String, String> common = new LinkedHashMap<>();
 			for (Tag tag : PrometheusDurations.this.commonTags) {
-				if (!taken.contains(tag.getKey())) {
-					names.add(tag.getKey());
-					values.add(tag.getValue());
-				}
+				common.put(tag.getKey(), tag.getValue());
 			}
-			return Labels.of(names, values);
+			return NativeHistogram.constantLabels(common, labelNames);
 		}
 
 		private static Tag find(Tags labels, String key) {

@@ -3,10 +3,8 @@ package dev.controllerobservability.internal.kubernetes;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import io.prometheus.metrics.model.snapshots.Labels;
 
 import dev.controllerobservability.internal.kubernetes.KubernetesConventions;
 import dev.controllerobservability.internal.metrics.MetricConventions;
@@ -78,11 +76,9 @@ public final class ControllerRuntimeHistograms {
 
 	private static NativeHistogram histogram(String name, String help, List<Double> buckets,
 			Map<String, String> constantLabels, String... labels) {
-		Map<String, String> constant = new TreeMap<>(constantLabels);
-		constant.keySet().removeAll(List.of(labels));
 		return NativeHistogram.builder(name, help, buckets)
 			.labelNames(labels)
-			.constLabels(Labels.of(List.copyOf(constant.keySet()), List.copyOf(constant.values())))
+			.constLabels(NativeHistogram.constantLabels(constantLabels, labels))
 			.build();
 	}
 
