@@ -4,13 +4,18 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.boot.context.properties.bind.UnboundConfigurationPropertiesException;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
+import org.springframework.core.env.Environment;
 
 /**
  * Explains a property under {@code controller.observability} that the starter does not
@@ -23,6 +28,17 @@ class UnknownObservabilityPropertyFailureAnalyzer
 
 	private static final ConfigurationPropertyName PREFIX = ConfigurationPropertyName
 		.of(ControllerObservabilityProperties.PREFIX);
+
+	private final @Nullable Environment environment;
+
+	/**
+	 * Creates the analyzer.
+	 * @param environment where the properties come from, to find a value that hides
+	 * another; Spring Boot passes the application's
+	 */
+	UnknownObservabilityPropertyFailureAnalyzer(@Nullable Environment environment) {
+		this.environment = environment;
+	}
 
 	@Override
 	protected FailureAnalysis analyze(Throwable rootFailure, UnboundConfigurationPropertiesException cause) {
@@ -37,19 +53,61 @@ class UnknownObservabilityPropertyFailureAnalyzer
 		ConfigurationProperty first = unbound.get(0);
 		ConfigurationPropertyName name = first.getName();
 		PropertyTree.Unknown unknown = PropertyTree.find(elements(name), false);
+		if (unknown == null) {
+			return emptyValue(name, first, cause);
+		}
 		// A misspelt list or map is reported as itself, not as its first element.
-		ConfigurationPropertyName reported = (unknown != null)
-				? name.chop(PREFIX.getNumberOfElements() + unknown.index() + 1) : name;
-		List<String> known = (unknown != null) ? unknown.known() : List.of();
+		ConfigurationPropertyName reported = name.chop(PREFIX.getNumberOfElements() + unknown.index() + 1);
+		List<String> known = unknown.known();
 		String leaf = reported.getLastElement(ConfigurationPropertyName.Form.DASHED);
 		String reason = "the starter has no property '" + leaf + "' here"
 				+ (known.isEmpty() ? "" : "; the properties at this place are " + String.join(", ", known));
-		String closest = (unknown != null) ? unknown.closest() : null;
+		String closest = unknown.closest();
 		String written = asWritten(reported);
 		String action = ((closest != null) ? "Did you mean '" + closest + "'? " : "") + "Correct or remove '" + written
 				+ "'" + origin(first) + ".";
 		return InvalidObservabilityPropertyFailureAnalyzer.analysis(written, value(reported, unbound), reason, action,
 				cause);
+	}
+
+	/**
+	 * A known property is left unbound when the value the binder reads converts to
+	 * nothing. An empty value does, and in an environment variable or system property,
+	 * which Spring Boot does not report as unbound, it hides the value of a file beneath
+	 * it ({@code CONTROLLER_OBSERVABILITY_OPERATIONS_BACKEND=} over
+	 * {@code operations.backend: prometheus}). The analysis blames the empty value.
+	 */
+	private FailureAnalysis emptyValue(ConfigurationPropertyName name, ConfigurationProperty unbound,
+			UnboundConfigurationPropertiesException cause) {
+		String written = asWritten(name);
+		ConfigurationProperty read = read(name);
+		if (read != null && read != unbound && isEmpty(read.getValue())) {
+			return InvalidObservabilityPropertyFailureAnalyzer.analysis(written, read.getValue(),
+					"the empty value" + origin(read) + " takes precedence over \"" + unbound.getValue() + "\""
+							+ origin(unbound) + " and sets no value",
+					"Remove the empty value" + origin(read) + ", or give it a value", cause);
+		}
+		return InvalidObservabilityPropertyFailureAnalyzer.analysis(written, unbound.getValue(),
+				"the value sets no value: it is empty or converts to nothing",
+				"Give '" + written + "' a value, or remove it to use the default" + origin(unbound) + ".", cause);
+	}
+
+	/** The property as the binder reads it: from the first source that has it. */
+	private @Nullable ConfigurationProperty read(ConfigurationPropertyName name) {
+		if (this.environment == null) {
+			return null;
+		}
+		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(this.environment)) {
+			ConfigurationProperty property = source.getConfigurationProperty(name);
+			if (property != null) {
+				return property;
+			}
+		}
+		return null;
+	}
+
+	private static boolean isEmpty(@Nullable Object value) {
+		return value == null || value.toString().isBlank();
 	}
 
 	/** The elements below the prefix, lower case, list indexes as digits. */

@@ -50,15 +50,7 @@ final class ConfiguredApplication {
 				args.add("--" + PROPERTY_SOURCE_LOCATION + "=file:" + file(".properties", content));
 			}
 			case DEFAULT_PROPERTIES -> application.setDefaultProperties(new LinkedHashMap<>(entries));
-			case ENVIRONMENT -> {
-				StandardEnvironment environment = new StandardEnvironment();
-				environment.getPropertySources()
-					.replace(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
-							new SystemEnvironmentPropertySource(
-									StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
-									new LinkedHashMap<>(entries)));
-				application.setEnvironment(environment);
-			}
+			case ENVIRONMENT -> application.setEnvironment(environment(entries));
 			case SYSTEM_PROPERTIES -> entries.forEach(System::setProperty);
 		}
 		try {
@@ -69,6 +61,15 @@ final class ConfiguredApplication {
 				entries.keySet().forEach(System::clearProperty);
 			}
 		}
+	}
+
+	/** An environment whose only environment variables are those given. */
+	private static StandardEnvironment environment(Map<String, String> variables) {
+		StandardEnvironment environment = new StandardEnvironment();
+		environment.getPropertySources()
+			.replace(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, new SystemEnvironmentPropertySource(
+					StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, new LinkedHashMap<>(variables)));
+		return environment;
 	}
 
 	private static Map<String, String> entries(String content) {
@@ -91,6 +92,24 @@ final class ConfiguredApplication {
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
+	}
+
+	/**
+	 * An {@code application.yaml} file under environment variables, which take precedence
+	 * over it.
+	 *
+	 * @param yaml the file's content
+	 * @param variables the environment variables
+	 */
+	record Layered(String yaml, Map<String, String> variables) {
+
+		ConfigurableApplicationContext start() {
+			SpringApplication application = new SpringApplication(App.class);
+			application.setWebApplicationType(WebApplicationType.NONE);
+			application.setEnvironment(environment(this.variables));
+			return application.run("--spring.config.additional-location=file:" + file(".yaml", this.yaml));
+		}
+
 	}
 
 	/** Where configuration comes from. */

@@ -11,9 +11,9 @@ import org.springframework.boot.diagnostics.FailureAnalyzer;
  */
 final class ControllerObservabilityFailureAnalysis {
 
-	private static final List<FailureAnalyzer> ANALYZERS = List.of(new UnknownObservabilityPropertyFailureAnalyzer(),
-			new ObservabilityBindFailureAnalyzer(), new InvalidObservabilityPropertyFailureAnalyzer(),
-			new MetricsLintFailureAnalyzer());
+	private static final List<FailureAnalyzer> ANALYZERS = List.of(
+			new UnknownObservabilityPropertyFailureAnalyzer(null), new ObservabilityBindFailureAnalyzer(),
+			new InvalidObservabilityPropertyFailureAnalyzer(), new MetricsLintFailureAnalyzer());
 
 	private ControllerObservabilityFailureAnalysis() {
 	}
