@@ -26,6 +26,10 @@ final class PrometheusOperationDurations {
 
 	static final String PROPERTY = ControllerObservabilityProperties.PREFIX + ".operations.backend";
 
+	private static final String PROMETHEUS_EXPORT = "management.prometheus.metrics.export.enabled";
+
+	private static final String DEFAULT_EXPORT = "management.defaults.metrics.export.enabled";
+
 	private PrometheusOperationDurations() {
 	}
 
@@ -59,20 +63,35 @@ final class PrometheusOperationDurations {
 	}
 
 	private static InvalidObservabilityPropertyException noRegistry(BeanFactory beanFactory, String reason) {
+		Environment environment = beanFactory.getBeanProvider(Environment.class).getIfAvailable();
 		return new InvalidObservabilityPropertyException(PROPERTY, "prometheus",
 				"operation durations go straight to the Prometheus registry, but " + reason,
-				"Add io.micrometer:micrometer-registry-prometheus and leave "
-						+ "management.prometheus.metrics.export.enabled on (Spring Boot then defines the "
-						+ "PrometheusRegistry), or set " + PROPERTY + "=micrometer" + origin(beanFactory));
+				export(environment) + ", or set " + PROPERTY + "=micrometer" + origin(environment, PROPERTY));
 	}
 
-	private static String origin(BeanFactory beanFactory) {
-		Environment environment = beanFactory.getBeanProvider(Environment.class).getIfAvailable();
+	/** How to get Spring Boot to define the PrometheusRegistry. */
+	private static String export(Environment environment) {
+		String leaveOn = "leave " + PROMETHEUS_EXPORT + " on (Spring Boot then defines the PrometheusRegistry)";
+		if (environment == null) {
+			return "Add io.micrometer:micrometer-registry-prometheus and " + leaveOn;
+		}
+		if ("false".equalsIgnoreCase(environment.getProperty(PROMETHEUS_EXPORT))) {
+			return "Set " + PROMETHEUS_EXPORT + "=true" + origin(environment, PROMETHEUS_EXPORT)
+					+ " (Spring Boot then defines the PrometheusRegistry)";
+		}
+		if ("false".equalsIgnoreCase(environment.getProperty(DEFAULT_EXPORT))) {
+			return "Set " + PROMETHEUS_EXPORT + "=true: " + DEFAULT_EXPORT + "=false"
+					+ origin(environment, DEFAULT_EXPORT) + " turns off every registry not turned on by name";
+		}
+		return "Add io.micrometer:micrometer-registry-prometheus and " + leaveOn;
+	}
+
+	private static String origin(Environment environment, String name) {
 		if (environment == null) {
 			return "";
 		}
 		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
-			ConfigurationProperty property = source.getConfigurationProperty(ConfigurationPropertyName.of(PROPERTY));
+			ConfigurationProperty property = source.getConfigurationProperty(ConfigurationPropertyName.of(name));
 			if (property != null && property.getOrigin() != null) {
 				return " in " + property.getOrigin();
 			}

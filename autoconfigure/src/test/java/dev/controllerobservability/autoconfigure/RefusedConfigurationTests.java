@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -262,9 +263,15 @@ class RefusedConfigurationTests {
 						""", P + "operations.backend", "prometheus",
 						"operation durations go straight to the Prometheus registry, but the application has no "
 								+ "single PrometheusRegistry bean",
-						"leave management.prometheus.metrics.export.enabled on (Spring Boot then defines the "
-								+ "PrometheusRegistry), or set controller.observability.operations.backend=micrometer in "
-								+ "URL [file:"));
+						"Set management.prometheus.metrics.export.enabled=true in URL [file:"),
+				new Refused("prometheus operations backend with every registry turned off by default",
+						Source.PROPERTIES, """
+								controller.observability.operations.backend=prometheus
+								management.defaults.metrics.export.enabled=false
+								""", P + "operations.backend", "prometheus",
+						"the application has no single PrometheusRegistry bean",
+						"Set management.prometheus.metrics.export.enabled=true: "
+								+ "management.defaults.metrics.export.enabled=false in URL [file:"));
 	}
 
 	@ParameterizedTest(name = "{0}")
@@ -276,6 +283,20 @@ class RefusedConfigurationTests {
 			.contains("Value: \"" + bad.value() + "\"" + System.lineSeparator())
 			.contains(bad.reason())
 			.contains(bad.action());
+	}
+
+	@Test
+	void blamesAnEmptyEnvironmentVariableNotTheFileItHides(CapturedOutput output) {
+		ConfiguredApplication.Layered layered = new ConfiguredApplication.Layered("""
+				controller.observability.operations.backend: prometheus
+				""", Map.of("CONTROLLER_OBSERVABILITY_OPERATIONS_BACKEND", ""));
+		assertThatException().isThrownBy(() -> layered.start().close());
+		assertThat(output).contains("Property: controller.observability.operations.backend" + System.lineSeparator())
+			.contains("Reason: the empty value in System Environment Property "
+					+ "\"CONTROLLER_OBSERVABILITY_OPERATIONS_BACKEND\" takes precedence over \"prometheus\" in URL [file:")
+			.contains("Remove the empty value in System Environment Property "
+					+ "\"CONTROLLER_OBSERVABILITY_OPERATIONS_BACKEND\", or give it a value")
+			.doesNotContain("has no property");
 	}
 
 	@Test
