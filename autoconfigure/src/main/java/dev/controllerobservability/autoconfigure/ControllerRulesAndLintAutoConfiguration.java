@@ -1,5 +1,6 @@
 package dev.controllerobservability.autoconfigure;
 
+import java.util.List;
 import java.util.concurrent.Executor;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -11,6 +12,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
@@ -62,9 +64,12 @@ public final class ControllerRulesAndLintAutoConfiguration {
 		@ConditionalOnMissingBean
 		@ConditionalOnBean(PrometheusMeterRegistry.class)
 		LiveMetrics liveMetrics(PrometheusMeterRegistry registry, ControllerMetrics metrics,
-				ControllerObservabilitySettings settings, MetricsLinter linter, ControllerOperations operations) {
+				ControllerObservabilitySettings settings, MetricsLinter linter, ControllerOperations operations,
+				ObjectProvider<MetricsProperties> metricsProperties) {
+			MetricsProperties properties = metricsProperties.getIfAvailable();
 			return new LiveMetrics(registry, metrics, settings, linter, operations,
-					RuleSetFactory.operationNames(settings));
+					RuleSetFactory.operationNames(settings),
+					(properties != null) ? properties.getTags().keySet() : List.of());
 		}
 
 		@Bean

@@ -5,7 +5,10 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
@@ -44,6 +47,8 @@ import dev.controllerobservability.docs.StableMetricsGoldenFile;
  */
 public class LiveMetrics {
 
+	private static final String MAX_SUFFIX = "_max";
+
 	private final PrometheusMeterRegistry registry;
 
 	private final ControllerMetrics metrics;
@@ -56,6 +61,10 @@ public class LiveMetrics {
 
 	private final List<String> knownOperations;
 
+	private final List<String> extraLabels;
+
+	private final Set<String> disabledMetrics;
+
 	private final AtomicLong meterChanges = new AtomicLong();
 
 	private final LastResult<MetricsReference> reference = new LastResult<>();
@@ -63,13 +72,18 @@ public class LiveMetrics {
 	private final LastResult<LintReport> lint = new LastResult<>();
 
 	LiveMetrics(PrometheusMeterRegistry registry, ControllerMetrics metrics, ControllerObservabilitySettings settings,
-			MetricsLinter linter, ControllerOperations operations, List<String> knownOperations) {
+			MetricsLinter linter, ControllerOperations operations, List<String> knownOperations,
+			Collection<String> registryTagKeys) {
 		this.registry = registry;
 		this.metrics = metrics;
 		this.settings = settings;
 		this.linter = linter;
 		this.operations = operations;
 		this.knownOperations = List.copyOf(knownOperations);
+		Set<String> extraLabels = new LinkedHashSet<>(registryTagKeys);
+		settings.commonTags().stream().map(Tag::getKey).forEach(extraLabels::add);
+		this.extraLabels = List.copyOf(extraLabels);
+		this.disabledMetrics = Set.copyOf(settings.disabledMetrics());
 		registry.config()
 			.onMeterAdded((meter) -> this.meterChanges.incrementAndGet())
 			.onMeterRemoved((meter) -> this.meterChanges.incrementAndGet());
@@ -93,16 +107,28 @@ public class LiveMetrics {
 
 	/**
 	 * Families declared before they have series: catalog metrics, and the operations
-	 * listed under {@code operations.definitions} or given built-in rules.
+	 * listed under {@code operations.definitions} or given built-in rules, with the
+	 * labels their series will carry (including {@code management.metrics.tags}). A
+	 * family named in {@code disabled-metrics} is left out, with the {@code _max} of a
+	 * disabled histogram.
 	 * @return the declared families
 	 */
 	public List<ExposedFamily> declaredFamilies() {
-		List<String> commonTags = this.settings.commonTags().stream().map(Tag::getKey).toList();
-		List<ExposedFamily> families = new ArrayList<>(this.metrics.declaredFamilies(commonTags));
+		List<ExposedFamily> families = new ArrayList<>(this.metrics.declaredFamilies(this.extraLabels));
 		for (String operation : this.knownOperations) {
-			families.addAll(this.operations.families(operation, commonTags, this.settings.durationBuckets()));
+			for (ExposedFamily family : this.operations.families(operation, this.extraLabels,
+					this.settings.durationBuckets())) {
+				if (!isDisabled(family.name())) {
+					families.add(family);
+				}
+			}
 		}
 		return families;
+	}
+
+	private boolean isDisabled(String family) {
+		return this.disabledMetrics.contains(family) || (family.endsWith(MAX_SUFFIX)
+				&& this.disabledMetrics.contains(family.substring(0, family.length() - MAX_SUFFIX.length())));
 	}
 
 	/**

@@ -84,6 +84,27 @@ class AcceptedConfigurationTests {
 	}
 
 	@Test
+	void declaredOperationsCarryTheRegistryTagsAndLeaveOutDisabledFamilies() {
+		try (ConfigurableApplicationContext context = ConfiguredApplication.start(Source.YAML, """
+				management.metrics.tags.region: eu
+				controller.observability:
+				  namespace: karpenter
+				  common-tags.cluster: dev
+				  disabled-metrics: [karpenter_bind_duration_seconds]
+				  operations.definitions:
+				    bind: {stability: beta}
+				    launch: {stability: beta}
+				""")) {
+			List<ExposedFamily> declared = context.getBean(LiveMetrics.class).declaredFamilies();
+			assertThat(declared).extracting(ExposedFamily::name)
+				.contains("karpenter_bind_in_flight", "karpenter_launch_duration_seconds",
+						"karpenter_launch_duration_seconds_max", "karpenter_launch_in_flight")
+				.doesNotContain("karpenter_bind_duration_seconds", "karpenter_bind_duration_seconds_max");
+			assertThat(declared).allSatisfy((family) -> assertThat(family.labelKeys()).contains("region", "cluster"));
+		}
+	}
+
+	@Test
 	void correctlySpeltEnvironmentVariablesBind() {
 		try (ConfigurableApplicationContext context = ConfiguredApplication.start(Source.ENVIRONMENT, """
 				CONTROLLER_OBSERVABILITY_NAMESPACE=karpenter
