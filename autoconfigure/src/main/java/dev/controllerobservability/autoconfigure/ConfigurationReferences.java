@@ -11,6 +11,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.ApplicationListener;
 
@@ -55,6 +56,8 @@ class ConfigurationReferences implements ApplicationListener<ApplicationReadyEve
 
 	private final ControllerMeterFilter meterFilter;
 
+	private final ObjectProvider<DirectPrometheusFamilies> directFamilies;
+
 	private final Set<String> ruleOperations;
 
 	/** Operations known before their first call, by snake_case name. */
@@ -64,12 +67,14 @@ class ConfigurationReferences implements ApplicationListener<ApplicationReadyEve
 	private final Set<String> declaredMetrics = new TreeSet<>();
 
 	ConfigurationReferences(ControllerObservabilitySettings settings, MetricCatalog catalog,
-			ControllerOperations operations, MeterRegistry registry, ControllerMeterFilter meterFilter) {
+			ControllerOperations operations, MeterRegistry registry, ControllerMeterFilter meterFilter,
+			ObjectProvider<DirectPrometheusFamilies> directFamilies) {
 		this.settings = settings;
 		this.catalog = catalog;
 		this.operations = operations;
 		this.registry = registry;
 		this.meterFilter = meterFilter;
+		this.directFamilies = directFamilies;
 		this.ruleOperations = settings.rules().operations().keySet();
 		for (String name : RuleSetFactory.operationNames(settings)) {
 			OperationDescriptor descriptor = describe(name);
@@ -229,6 +234,7 @@ class ConfigurationReferences implements ApplicationListener<ApplicationReadyEve
 		Set<String> denied = (this.meterFilter != null) ? this.meterFilter.deniedMetrics() : Set.of();
 		Set<String> known = new TreeSet<>(registered);
 		known.addAll(this.declaredMetrics);
+		this.directFamilies.orderedStream().forEach((families) -> known.addAll(families.names()));
 		this.declared.values().forEach((operation) -> known.add(operation.familyName()));
 		for (int i = 0; i < disabled.size(); i++) {
 			String name = disabled.get(i);

@@ -176,9 +176,10 @@ public final class ControllerObservabilityAutoConfiguration {
 	@Bean
 	ConfigurationReferences controllerConfigurationReferences(ControllerObservabilitySettings settings,
 			MetricCatalog catalog, ControllerOperations operations, MeterRegistry meterRegistry,
-			ObjectProvider<ControllerMeterFilter> meterFilter) {
+			ObjectProvider<ControllerMeterFilter> meterFilter,
+			ObjectProvider<DirectPrometheusFamilies> directFamilies) {
 		ConfigurationReferences references = new ConfigurationReferences(settings, catalog, operations, meterRegistry,
-				meterFilter.getIfUnique());
+				meterFilter.getIfUnique(), directFamilies);
 		references.check();
 		return references;
 	}

@@ -1,5 +1,6 @@
 package dev.controllerobservability.autoconfigure;
 
+import java.util.List;
 import java.util.Map;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -20,6 +21,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Lazy;
 
+import dev.controllerobservability.internal.kubernetes.ControllerRuntimeHistograms;
 import dev.controllerobservability.kubernetes.client.KubernetesClientMetrics;
 import dev.controllerobservability.kubernetes.leader.LeaderElectionMetrics;
 import dev.controllerobservability.kubernetes.operator.ControllerRuntimeMetrics;
@@ -95,6 +97,12 @@ public final class KubernetesObservabilityAutoConfiguration {
 			return new ControllerRuntimeMetrics(meterRegistry,
 					prometheusRegistry.getIfAvailable(PrometheusRegistry::new), settings.disabledMetrics(),
 					(properties != null) ? properties.getTags() : Map.of(), failures);
+		}
+
+		@Bean
+		DirectPrometheusFamilies controllerRuntimeHistogramFamilies() {
+			return () -> List.of(ControllerRuntimeHistograms.RECONCILE_TIME, ControllerRuntimeHistograms.QUEUE_DURATION,
+					ControllerRuntimeHistograms.WORK_DURATION);
 		}
 
 		@Bean

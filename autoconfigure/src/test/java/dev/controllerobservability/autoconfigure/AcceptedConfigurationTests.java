@@ -207,7 +207,11 @@ class AcceptedConfigurationTests {
 				  namespace: karpenter
 				  operations.tags: [provisioner]
 				  operations.definitions.launch: {}
-				  disabled-metrics: [jvm_threads_live_threads, karpenter_nodes_launched_total]
+				  disabled-metrics:
+				  - jvm_threads_live_threads
+				  - karpenter_nodes_launched_total
+				  - controller_runtime_reconcile_time_seconds
+				  - workqueue_work_duration_seconds
 				  metrics:
 				    nodes_launched_total: {type: counter, help: Nodes launched.}
 				  label-allow-list:
