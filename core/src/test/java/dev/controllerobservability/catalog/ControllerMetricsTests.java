@@ -185,6 +185,20 @@ class ControllerMetricsTests {
 	}
 
 	@Test
+	void recordsANullOrEmptyLabelValueAsNone() {
+		ControllerMetrics metrics = metrics("1.5.0");
+		metrics.counter("nodes_launched_total", "provisioner", "", "zone", "us-east-1a").increment();
+		metrics.counter("nodes_launched_total", "provisioner", null, "zone", "us-east-1a").increment();
+		metrics.counter("nodes_launched_total", "provisioner", "", "zone", "us-east-1a").increment();
+		metrics.gauge("pending_pods", "provisioner", "").set(2);
+		assertThat(this.registry.get("karpenter.nodes_launched").tags("provisioner", "none").counter().count())
+			.isEqualTo(3);
+		assertThat(this.registry.find("karpenter.nodes_launched").tag("provisioner", "").counter()).isNull();
+		assertThat(this.registry.get("karpenter.pending_pods").tags("provisioner", "none").gauge().value())
+			.isEqualTo(2);
+	}
+
+	@Test
 	void findsARememberedOneLabelCounterWithoutAllocating() {
 		ControllerMetrics metrics = metrics("1.5.0");
 		int calls = 100_000;

@@ -5,9 +5,10 @@ import java.util.List;
 
 /**
  * What makes a list of histogram bucket boundaries usable: at least one, each positive
- * and finite, strictly increasing; for durations also between one nanosecond and the
- * longest duration Micrometer records, and distinct to the nanosecond. Shared by every
- * place that accepts buckets, so the same mistake gets the same explanation.
+ * and finite, strictly increasing; for durations, which are timed in whole nanoseconds,
+ * also between one nanosecond and the longest {@code long} of nanoseconds, and distinct
+ * to the nanosecond. Shared by every place that accepts buckets, so the same mistake gets
+ * the same explanation.
  */
 public final class BucketRules {
 
@@ -50,15 +51,16 @@ public final class BucketRules {
 			double bucket = seconds.get(i);
 			if (nanos(bucket) < 1) {
 				return new Problem(i, bucket,
-						"a duration boundary below one nanosecond rounds to 0 ns, the unit Micrometer records "
-								+ "durations in, and Micrometer then drops the whole histogram at its first record",
+						"a duration boundary below one nanosecond rounds to 0 ns: durations are timed in whole "
+								+ "nanoseconds, so no bucket can lie below 1 ns (and Micrometer drops a histogram "
+								+ "with a 0 ns bucket at its first record)",
 						"Use boundaries of at least 0.000000001 (1 ns), such as 0.005");
 			}
 			if (bucket >= MAX_DURATION_SECONDS) {
 				return new Problem(i, bucket,
 						"a duration boundary must be below " + (long) MAX_DURATION_SECONDS
-								+ " seconds (about 292 years, the longest duration in nanoseconds Micrometer "
-								+ "records); longer boundaries all collapse into that one",
+								+ " seconds (about 292 years, the longest duration a count of nanoseconds holds); "
+								+ "longer boundaries all collapse into that one",
 						"Remove it, or use a boundary such as 3600 (one hour)");
 			}
 			if (i > 0 && nanos(bucket) == nanos(seconds.get(i - 1))) {
