@@ -46,6 +46,8 @@ class ConfigurationReferences implements ApplicationListener<ApplicationReadyEve
 
 	private static final String DURATION_FAMILY_SUFFIX = "_" + MetricConventions.DURATION_SUFFIX + "_seconds";
 
+	private static final String IN_FLIGHT_FAMILY_SUFFIX = "_" + MetricConventions.IN_FLIGHT_SUFFIX;
+
 	private final ControllerObservabilitySettings settings;
 
 	private final MetricCatalog catalog;
@@ -211,6 +213,25 @@ class ConfigurationReferences implements ApplicationListener<ApplicationReadyEve
 		return null;
 	}
 
+	/**
+	 * The duration histograms of the operations called so far. Each call registers the
+	 * operation's in-flight gauge with Micrometer, whichever backend records its
+	 * durations, or has it denied when it is disabled.
+	 */
+	private Set<String> calledOperationFamilies(Set<String> registered, Set<String> denied) {
+		String prefix = this.settings.namespace() + "_";
+		Set<String> families = new TreeSet<>();
+		Set<String> names = new TreeSet<>(registered);
+		names.addAll(denied);
+		for (String name : names) {
+			if (name.startsWith(prefix) && name.endsWith(IN_FLIGHT_FAMILY_SUFFIX)) {
+				families
+					.add(name.substring(0, name.length() - IN_FLIGHT_FAMILY_SUFFIX.length()) + DURATION_FAMILY_SUFFIX);
+			}
+		}
+		return families;
+	}
+
 	/** Whether a name has the form of an operation's histogram, called or not. */
 	private boolean isOperationFamily(String name) {
 		return name.startsWith(this.settings.namespace() + "_") && name.endsWith(DURATION_FAMILY_SUFFIX);
@@ -233,6 +254,8 @@ class ConfigurationReferences implements ApplicationListener<ApplicationReadyEve
 		List<String> disabled = this.settings.disabledMetrics();
 		Set<String> denied = (this.meterFilter != null) ? this.meterFilter.deniedMetrics() : Set.of();
 		Set<String> known = new TreeSet<>(registered);
+		Set<String> called = calledOperationFamilies(registered, denied);
+		known.addAll(called);
 		known.addAll(this.declaredMetrics);
 		this.directFamilies.orderedStream().forEach((families) -> known.addAll(families.names()));
 		this.declared.values().forEach((operation) -> known.add(operation.familyName()));
@@ -253,7 +276,7 @@ class ConfigurationReferences implements ApplicationListener<ApplicationReadyEve
 		for (String operation : this.ruleOperations) {
 			OperationDescriptor descriptor = describe(operation);
 			if (descriptor != null && !this.settings.operations().definitions().containsKey(descriptor.operation())
-					&& this.registry.find(descriptor.durationName()).meter() == null) {
+					&& !called.contains(descriptor.familyName())) {
 				warn("rules.operations." + operation, operation,
 						"no operation of this name is declared under " + PREFIX
 								+ "operations.definitions or has been called",

@@ -2,18 +2,23 @@ package dev.controllerobservability.autoconfigure;
 
 import java.util.List;
 
+import io.micrometer.core.instrument.Tags;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import org.springframework.boot.ApplicationRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 import dev.controllerobservability.autoconfigure.ConfiguredApplication.Source;
 import dev.controllerobservability.catalog.MetricType;
 import dev.controllerobservability.exposition.ExposedFamily;
+import dev.controllerobservability.operations.ControllerOperations;
 import dev.controllerobservability.rules.AlertRule;
 import dev.controllerobservability.rules.RuleSet;
 import dev.controllerobservability.stability.StabilityLevel;
@@ -221,6 +226,38 @@ class AcceptedConfigurationTests {
 				""")) {
 			assertThat(warnings(output)).isEmpty();
 		}
+	}
+
+	@Test
+	void operationsCalledBeforeReadyAreKnownWithThePrometheusBackend(CapturedOutput output) {
+		try (ConfigurableApplicationContext context = ConfiguredApplication.start(Source.YAML, """
+				controller.observability:
+				  namespace: karpenter
+				  operations.backend: prometheus
+				  operations.tags: [provisioner]
+				  disabled-metrics: [karpenter_evict_duration_seconds]
+				  label-allow-list:
+				    karpenter_drain_duration_seconds: {provisioner: [default]}
+				  rules.operations:
+				    drain.stuck.enabled: true
+				""", CallsOperationsAtStartUp.class)) {
+			assertThat(context.getBean(ControllerObservabilitySettings.class).operations().backend())
+				.isEqualTo(OperationsProperties.Backend.PROMETHEUS);
+			assertThat(warnings(output)).isEmpty();
+		}
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class CallsOperationsAtStartUp {
+
+		@Bean
+		ApplicationRunner callOperations(ControllerOperations operations) {
+			return (arguments) -> {
+				operations.observe("evict", Tags.of("provisioner", "default"), () -> "evicted");
+				operations.observe("drain", Tags.of("provisioner", "default"), () -> "drained");
+			};
+		}
+
 	}
 
 	/**

@@ -37,7 +37,20 @@ final class ConfiguredApplication {
 	 * @return the running context, to close
 	 */
 	static ConfigurableApplicationContext start(Source source, String content) {
+		return start(source, content, new Class<?>[0]);
+	}
+
+	/**
+	 * Starts the application with configuration classes of its own.
+	 * @param source where the configuration comes from
+	 * @param content the configuration: a YAML or properties document, or
+	 * {@code name=value} lines
+	 * @param configurations the application's own configuration classes
+	 * @return the running context, to close
+	 */
+	static ConfigurableApplicationContext start(Source source, String content, Class<?>... configurations) {
 		SpringApplication application = new SpringApplication(App.class);
+		application.addPrimarySources(List.of(configurations));
 		application.setWebApplicationType(WebApplicationType.NONE);
 		List<String> args = new ArrayList<>();
 		Map<String, String> entries = entries(content);
