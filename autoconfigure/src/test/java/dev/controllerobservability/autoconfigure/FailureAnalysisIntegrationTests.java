@@ -80,7 +80,7 @@ class FailureAnalysisIntegrationTests {
 		start(BadMetrics.class, "--controller.observability.namespace=karpenter");
 		// Warnings do not hold up start-up: they are logged from the application's task
 		// executor.
-		await().atMost(Duration.ofSeconds(10))
+		await().atMost(Duration.ofSeconds(30))
 			.untilAsserted(() -> assertThat(output)
 				.contains("Metric lint: karpenter_wait_ms metric names should not contain abbreviated units"));
 		assertThat(output).doesNotContain("APPLICATION FAILED TO START");
