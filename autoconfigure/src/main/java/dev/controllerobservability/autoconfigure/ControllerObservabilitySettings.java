@@ -11,6 +11,8 @@ import java.util.regex.Pattern;
 
 import io.micrometer.core.instrument.Tags;
 
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.Environment;
 import org.springframework.util.StringUtils;
 
@@ -53,6 +55,10 @@ record ControllerObservabilitySettings(String namespace, Tags commonTags, List<D
 
 	private static final String PREFIX = ControllerObservabilityProperties.PREFIX + ".";
 
+	private static final String REGISTRY_TAGS = "management.metrics.tags";
+
+	private static final Set<String> PROMETHEUS_RESERVED_LABELS = Set.of("le", "quantile");
+
 	private static final Pattern PROMETHEUS_NAME = Pattern.compile("[a-zA-Z_:][a-zA-Z0-9_:]*");
 
 	private static final Pattern METER_PREFIX = Pattern.compile("[a-z_][a-z0-9_]*(\\.[a-z_][a-z0-9_]*)*");
@@ -71,6 +77,7 @@ record ControllerObservabilitySettings(String namespace, Tags commonTags, List<D
 		PropertySourceNames.check(environment);
 		String namespace = namespace(properties.getNamespace(), environment.getProperty("spring.application.name"));
 		Tags commonTags = commonTags(properties.getCommonTags());
+		checkRegistryTags(environment);
 		List<Double> buckets = buckets("duration-buckets", properties.getDurationBuckets());
 		List<String> meterPrefixes = meterPrefixes(properties.getMeterPrefixes());
 		Duration errorLogInterval = properties.getErrorLogInterval();
@@ -248,6 +255,28 @@ record ControllerObservabilitySettings(String namespace, Tags commonTags, List<D
 			tags = tags.and(entry.getKey(), entry.getValue());
 		}
 		return tags;
+	}
+
+	/**
+	 * Refuses {@code management.metrics.tags} keys Prometheus reserves: Spring Boot puts
+	 * these tags on every meter, and a histogram or summary with such a label breaks
+	 * every scrape.
+	 */
+	private static void checkRegistryTags(Environment environment) {
+		Map<String, String> tags = Binder.get(environment)
+			.bind(REGISTRY_TAGS, Bindable.mapOf(String.class, String.class))
+			.orElse(Map.of());
+		for (Map.Entry<String, String> tag : tags.entrySet()) {
+			if (PROMETHEUS_RESERVED_LABELS.contains(tag.getKey())) {
+				throw new InvalidObservabilityPropertyException(REGISTRY_TAGS + "." + tag.getKey(), tag.getValue(),
+						"Prometheus reserves '" + tag.getKey() + "' for "
+								+ (tag.getKey().equals("le") ? "the bucket bounds of histograms"
+										: "the quantiles of summaries")
+								+ ", and Spring Boot puts this tag on every meter: every scrape of a histogram or "
+								+ "summary would fail",
+						"Choose another tag key");
+			}
+		}
 	}
 
 	private static List<String> labelKeys(String property, List<String> keys) {

@@ -77,7 +77,8 @@ public final class ControllerRulesAndLintAutoConfiguration {
 		StartupChecks controllerStartupChecks(LiveMetrics liveMetrics, RuleSet rules,
 				ControllerObservabilitySettings settings,
 				@Qualifier(APPLICATION_TASK_EXECUTOR_BEAN_NAME) ObjectProvider<Executor> applicationTaskExecutor) {
-			return new StartupChecks(liveMetrics, rules, settings.lint().mode(), applicationTaskExecutor);
+			return new StartupChecks(liveMetrics, rules, settings.lint().mode(), applicationTaskExecutor,
+					settings.disabledMetrics());
 		}
 
 	}

@@ -45,6 +45,8 @@ class StartupChecks implements ApplicationListener<ApplicationReadyEvent> {
 
 	private static final Logger logger = LoggerFactory.getLogger(StartupChecks.class);
 
+	private static final Set<String> SAMPLE_SUFFIXES = Set.of("bucket", "count", "sum", "max");
+
 	private final LiveMetrics liveMetrics;
 
 	private final RuleSet rules;
@@ -53,12 +55,15 @@ class StartupChecks implements ApplicationListener<ApplicationReadyEvent> {
 
 	private final ObjectProvider<Executor> applicationTaskExecutor;
 
+	private final List<String> disabledMetrics;
+
 	StartupChecks(LiveMetrics liveMetrics, RuleSet rules, Mode lintMode,
-			ObjectProvider<Executor> applicationTaskExecutor) {
+			ObjectProvider<Executor> applicationTaskExecutor, List<String> disabledMetrics) {
 		this.liveMetrics = liveMetrics;
 		this.rules = rules;
 		this.lintMode = lintMode;
 		this.applicationTaskExecutor = applicationTaskExecutor;
+		this.disabledMetrics = List.copyOf(disabledMetrics);
 	}
 
 	@Override
@@ -155,18 +160,44 @@ class StartupChecks implements ApplicationListener<ApplicationReadyEvent> {
 		}
 	}
 
-	private static void check(Set<String> known, String property, String expr) {
+	private void check(Set<String> known, String property, String expr) {
 		for (String metric : PromQl.metricNames(expr)) {
 			if (!known.contains(metric)) {
+				String name = ControllerObservabilityProperties.PREFIX + "." + property;
+				int disabled = disabledIndex(metric);
+				if (disabled >= 0) {
+					throw new InvalidObservabilityPropertyException(name, expr,
+							"the expression reads " + metric + ", which " + ControllerObservabilityProperties.PREFIX
+									+ ".disabled-metrics[" + disabled + "] (" + this.disabledMetrics.get(disabled)
+									+ ") turns off, so the rule could never see it",
+							"Remove " + this.disabledMetrics.get(disabled) + " from "
+									+ ControllerObservabilityProperties.PREFIX + ".disabled-metrics, or stop the rule "
+									+ "reading it");
+				}
 				String closest = closest(metric, known);
-				throw new InvalidObservabilityPropertyException(
-						ControllerObservabilityProperties.PREFIX + "." + property, expr,
+				throw new InvalidObservabilityPropertyException(name, expr,
 						"the expression reads " + metric + ", which the application neither exposes nor declares",
 						((closest != null) ? "Did you mean " + closest + "? " : "")
 								+ "Fix the metric name; to name an operation's metrics before its first call, list the "
 								+ "operation under controller.observability.operations.definitions");
 			}
 		}
+	}
+
+	/**
+	 * The index in {@code disabled-metrics} of the family a sample name belongs to, or
+	 * -1: {@code x_bucket}, {@code x_count}, {@code x_sum} and the {@code x_max} of an
+	 * operation belong to {@code x}.
+	 */
+	private int disabledIndex(String metric) {
+		for (int i = 0; i < this.disabledMetrics.size(); i++) {
+			String family = this.disabledMetrics.get(i);
+			if (metric.equals(family) || (metric.startsWith(family + "_")
+					&& SAMPLE_SUFFIXES.contains(metric.substring(family.length() + 1)))) {
+				return i;
+			}
+		}
+		return -1;
 	}
 
 	private static String closest(String metric, Set<String> known) {

@@ -257,6 +257,26 @@ class RefusedConfigurationTests {
 						"the backend is unknown: it is none of micrometer or prometheus",
 						"Set it to one of micrometer, prometheus in System Environment Property "
 								+ "\"CONTROLLER_OBSERVABILITY_OPERATIONS_BACKEND\""),
+				new Refused("alert reading a disabled operation's histogram", Source.YAML, """
+						controller.observability:
+						  namespace: karpenter
+						  operations.definitions.revoke: {}
+						  disabled-metrics: [karpenter_revoke_duration_seconds]
+						  alerts:
+						    RevokeErrors:
+						      expr: rate(karpenter_revoke_duration_seconds_count[5m]) > 0
+						      severity: warning
+						      summary: Revokes fail
+						""", P + "alerts.RevokeErrors.expr", "rate(karpenter_revoke_duration_seconds_count[5m]) > 0",
+						"the expression reads karpenter_revoke_duration_seconds_count, which "
+								+ "controller.observability.disabled-metrics[0] (karpenter_revoke_duration_seconds) "
+								+ "turns off, so the rule could never see it",
+						"Remove karpenter_revoke_duration_seconds from controller.observability.disabled-metrics, "
+								+ "or stop the rule reading it"),
+				new Refused("registry tag that Prometheus reserves for histograms", Source.COMMAND_LINE, """
+						management.metrics.tags.le=oops
+						""", "management.metrics.tags.le", "oops",
+						"Prometheus reserves 'le' for the bucket bounds of histograms", "Choose another tag key"),
 				new Refused("prometheus operations backend without a Prometheus registry", Source.YAML, """
 						controller.observability.operations.backend: prometheus
 						management.prometheus.metrics.export.enabled: false
