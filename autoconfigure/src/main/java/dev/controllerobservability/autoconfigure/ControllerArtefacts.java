@@ -119,6 +119,7 @@ public class ControllerArtefacts {
 			.operations(operations)
 			.catalog(catalog)
 			.hiddenLabels(Set.copyOf(commonTags))
+			.disabledMetrics(this.settings.disabledMetrics())
 			.window(this.settings.rules().window())
 			.build();
 	}

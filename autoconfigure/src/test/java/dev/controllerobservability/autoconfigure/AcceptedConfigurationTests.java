@@ -89,7 +89,7 @@ class AcceptedConfigurationTests {
 	}
 
 	@Test
-	void declaredOperationsCarryTheRegistryTagsAndLeaveOutDisabledFamilies() {
+	void declaredOperationsCarryTheRegistryTagsAndDisabledFamiliesAreLeftOut() {
 		try (ConfigurableApplicationContext context = ConfiguredApplication.start(Source.YAML, """
 				management.metrics.tags.region: eu
 				controller.observability:
@@ -106,6 +106,9 @@ class AcceptedConfigurationTests {
 						"karpenter_launch_duration_seconds_max", "karpenter_launch_in_flight")
 				.doesNotContain("karpenter_bind_duration_seconds", "karpenter_bind_duration_seconds_max");
 			assertThat(declared).allSatisfy((family) -> assertThat(family.labelKeys()).contains("region", "cluster"));
+			assertThat(context.getBean(ControllerArtefacts.class).dashboard().toJson())
+				.contains("karpenter_bind_in_flight", "karpenter_launch_duration_seconds_bucket")
+				.doesNotContain("karpenter_bind_duration_seconds");
 		}
 	}
 

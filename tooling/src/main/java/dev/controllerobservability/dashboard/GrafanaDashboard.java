@@ -2,6 +2,7 @@ package dev.controllerobservability.dashboard;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -83,27 +84,45 @@ public final class GrafanaDashboard {
 
 	private GrafanaDashboard generate() {
 		for (OperationDescriptor operation : this.builder.operations) {
-			row(operation.operation().replace('_', ' ') + " operation");
 			String family = operation.familyName();
-			String selector = selector(true);
-			String window = this.builder.window;
-			panel("timeseries", operation.operation() + " rate by result", "ops",
-					target("sum by (result) (rate(" + family + "_count" + selector + "[" + window + "]))", "{{result}}",
-							false));
-			panel("heatmap", operation.operation() + " latency", "s", target(
-					"sum by (le) (rate(" + family + "_bucket" + selector + "[" + window + "]))", "{{le}}", true));
-			List<Map<String, Object>> quantiles = new ArrayList<>();
-			for (String quantile : new String[] { "0.5", "0.9", "0.99" }) {
-				quantiles.add(target(
-						"histogram_quantile(" + quantile + ", sum by (le) (rate(" + family + "_bucket" + selector + "["
-								+ window + "])))",
-						"p" + quantile.substring(2) + (quantile.length() == 3 ? "0" : ""), false));
+			boolean durations = !this.builder.disabledMetrics.contains(family);
+			boolean inFlight = !this.builder.disabledMetrics.contains(operation.inFlightFamilyName());
+			if (!durations && !inFlight) {
+				continue;
 			}
-			panel("timeseries", operation.operation() + " latency p50 / p90 / p99", "s", quantiles);
-			panel("timeseries", operation.operation() + " in flight", "short",
-					target("sum by (" + String.join(", ", operation.labelKeys()) + ") ("
-							+ operation.inFlightFamilyName() + selector + ")", legend(operation.labelKeys()), false));
+			row(operation.operation().replace('_', ' ') + " operation");
+			String selector = selector(true);
+			if (durations) {
+				durationPanels(operation, family, selector);
+			}
+			if (inFlight) {
+				panel("timeseries", operation.operation() + " in flight", "short",
+						target("sum by (" + String.join(", ", operation.labelKeys()) + ") ("
+								+ operation.inFlightFamilyName() + selector + ")", legend(operation.labelKeys()),
+								false));
+			}
 		}
+		catalogPanels();
+		return this;
+	}
+
+	private void durationPanels(OperationDescriptor operation, String family, String selector) {
+		String window = this.builder.window;
+		panel("timeseries", operation.operation() + " rate by result", "ops", target(
+				"sum by (result) (rate(" + family + "_count" + selector + "[" + window + "]))", "{{result}}", false));
+		panel("heatmap", operation.operation() + " latency", "s",
+				target("sum by (le) (rate(" + family + "_bucket" + selector + "[" + window + "]))", "{{le}}", true));
+		List<Map<String, Object>> quantiles = new ArrayList<>();
+		for (String quantile : new String[] { "0.5", "0.9", "0.99" }) {
+			quantiles.add(target(
+					"histogram_quantile(" + quantile + ", sum by (le) (rate(" + family + "_bucket" + selector + "["
+							+ window + "])))",
+					"p" + quantile.substring(2) + (quantile.length() == 3 ? "0" : ""), false));
+		}
+		panel("timeseries", operation.operation() + " latency p50 / p90 / p99", "s", quantiles);
+	}
+
+	private void catalogPanels() {
 		List<ReferenceEntry> catalog = this.builder.catalog;
 		if (!catalog.isEmpty()) {
 			row("Catalog metrics");
@@ -132,7 +151,6 @@ public final class GrafanaDashboard {
 						target("sum" + by + " (" + name + selector + ")", legend(labels), false));
 			}
 		}
-		return this;
 	}
 
 	private List<Map<String, Object>> variables() {
@@ -248,6 +266,8 @@ public final class GrafanaDashboard {
 
 		private Set<String> hiddenLabels = Set.of();
 
+		private Set<String> disabledMetrics = Set.of();
+
 		private String selectorLabel;
 
 		private String window = "5m";
@@ -288,6 +308,18 @@ public final class GrafanaDashboard {
 		 */
 		public Builder hiddenLabels(Set<String> hiddenLabels) {
 			this.hiddenLabels = Set.copyOf(hiddenLabels);
+			return this;
+		}
+
+		/**
+		 * Sets the metrics never registered, whose panels would stay empty: an
+		 * operation's duration panels go with its histogram, its in-flight panel with its
+		 * gauge.
+		 * @param disabledMetrics Prometheus names of the disabled metrics
+		 * @return this builder
+		 */
+		public Builder disabledMetrics(Collection<String> disabledMetrics) {
+			this.disabledMetrics = Set.copyOf(disabledMetrics);
 			return this;
 		}
 
