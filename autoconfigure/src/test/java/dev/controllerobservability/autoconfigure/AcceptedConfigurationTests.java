@@ -95,7 +95,7 @@ class AcceptedConfigurationTests {
 				controller.observability:
 				  namespace: karpenter
 				  common-tags.cluster: dev
-				  disabled-metrics: [karpenter_bind_duration_seconds]
+				  disabled-metrics: [karpenter_bind_duration_seconds, karpenter_launch_in_flight]
 				  operations.definitions:
 				    bind: {stability: beta}
 				    launch: {stability: beta}
@@ -103,12 +103,13 @@ class AcceptedConfigurationTests {
 			List<ExposedFamily> declared = context.getBean(LiveMetrics.class).declaredFamilies();
 			assertThat(declared).extracting(ExposedFamily::name)
 				.contains("karpenter_bind_in_flight", "karpenter_launch_duration_seconds",
-						"karpenter_launch_duration_seconds_max", "karpenter_launch_in_flight")
-				.doesNotContain("karpenter_bind_duration_seconds", "karpenter_bind_duration_seconds_max");
+						"karpenter_launch_duration_seconds_max")
+				.doesNotContain("karpenter_bind_duration_seconds", "karpenter_bind_duration_seconds_max",
+						"karpenter_launch_in_flight");
 			assertThat(declared).allSatisfy((family) -> assertThat(family.labelKeys()).contains("region", "cluster"));
 			assertThat(context.getBean(ControllerArtefacts.class).dashboard().toJson())
 				.contains("karpenter_bind_in_flight", "karpenter_launch_duration_seconds_bucket")
-				.doesNotContain("karpenter_bind_duration_seconds");
+				.doesNotContain("karpenter_bind_duration_seconds", "karpenter_launch_in_flight");
 		}
 	}
 
