@@ -22,6 +22,7 @@ import dev.controllerobservability.internal.metrics.ControllerMeterFilter;
 import dev.controllerobservability.internal.metrics.MetricConventions;
 import dev.controllerobservability.internal.metrics.PrometheusNames;
 import dev.controllerobservability.operations.ControllerOperations;
+import dev.controllerobservability.operations.OperationDefinition;
 import dev.controllerobservability.operations.OperationDescriptor;
 
 /**
@@ -139,11 +140,24 @@ class ConfigurationReferences implements ApplicationListener<ApplicationReadyEve
 							exposed + " is " + role + " of operation '" + operation.operation()
 									+ "', and Prometheus keeps only one family of a name, so the operation's "
 									+ "metrics would vanish",
-							"Rename the metric, or give the operation a subsystem with " + PREFIX
-									+ "operations.definitions." + operation.operation() + ".subsystem");
+							"Rename the metric" + otherSubsystem(operation));
 				}
 			}
 		}
+	}
+
+	/**
+	 * How the operation's names could move instead, unless a subsystem already moved
+	 * them.
+	 */
+	private String otherSubsystem(OperationDescriptor operation) {
+		OperationDefinition definition = this.settings.operations().definitions().get(operation.operation());
+		if (definition != null && definition.subsystem() != null) {
+			return ", or change the subsystem '" + definition.subsystem() + "' of operation '" + operation.operation()
+					+ "' under " + PREFIX + "operations.definitions";
+		}
+		return ", or give operation '" + operation.operation() + "' a subsystem under " + PREFIX
+				+ "operations.definitions";
 	}
 
 	private void checkDisabledIsAFamily(int index, String name) {

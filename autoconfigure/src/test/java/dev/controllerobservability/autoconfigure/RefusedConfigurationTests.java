@@ -60,6 +60,17 @@ class RefusedConfigurationTests {
 						""", P + "metrics.bind_duration_seconds", "bind_duration_seconds",
 						"karpenter_bind_duration_seconds is the duration histogram of operation 'bind'",
 						"Rename the metric"),
+				new Refused("catalog metric named like the histogram of an operation with a subsystem", Source.YAML, """
+						controller.observability:
+						  namespace: karpenter
+						  operations.definitions.renew-certificate: {subsystem: issuer}
+						  metrics:
+						    issuer_renew_certificate_duration_seconds: {type: histogram, help: Renewals.}
+						""", P + "metrics.issuer_renew_certificate_duration_seconds",
+						"issuer_renew_certificate_duration_seconds",
+						"karpenter_issuer_renew_certificate_duration_seconds is the duration histogram of operation "
+								+ "'renew_certificate'",
+						"Rename the metric, or change the subsystem 'issuer' of operation 'renew_certificate'"),
 				new Refused("two operations recorded under one name", Source.YAML, """
 						controller.observability:
 						  namespace: karpenter
