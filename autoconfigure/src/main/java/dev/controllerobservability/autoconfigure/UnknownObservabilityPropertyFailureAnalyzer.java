@@ -1,8 +1,10 @@
 package dev.controllerobservability.autoconfigure;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 
@@ -119,13 +121,31 @@ class UnknownObservabilityPropertyFailureAnalyzer
 		return elements;
 	}
 
-	/** The value as written: one value, or the list of values below a misspelt list. */
+	/**
+	 * The value as written: one value, the list of values below a misspelt list, or the
+	 * entries below a misspelt map or object.
+	 */
 	private static Object value(ConfigurationPropertyName reported, List<ConfigurationProperty> unbound) {
-		List<Object> values = unbound.stream()
+		List<ConfigurationProperty> below = unbound.stream()
 			.filter((property) -> reported.equals(property.getName()) || reported.isAncestorOf(property.getName()))
-			.map(ConfigurationProperty::getValue)
 			.toList();
-		return (values.size() == 1 && unbound.get(0).getName().equals(reported)) ? values.get(0) : values;
+		if (below.size() == 1 && below.get(0).getName().equals(reported)) {
+			return below.get(0).getValue();
+		}
+		int depth = reported.getNumberOfElements();
+		if (below.stream().allMatch((property) -> property.getName().isNumericIndex(depth))) {
+			return below.stream().map(ConfigurationProperty::getValue).toList();
+		}
+		Map<String, Object> entries = new LinkedHashMap<>();
+		for (ConfigurationProperty property : below) {
+			StringBuilder key = new StringBuilder();
+			for (int i = depth; i < property.getName().getNumberOfElements(); i++) {
+				key.append((i > depth) ? "." : "")
+					.append(property.getName().getElement(i, ConfigurationPropertyName.Form.ORIGINAL));
+			}
+			entries.put(key.toString(), property.getValue());
+		}
+		return entries;
 	}
 
 	/** The name with map keys as written; the canonical form drops their underscores. */

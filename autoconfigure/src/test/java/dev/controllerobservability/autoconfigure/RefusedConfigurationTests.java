@@ -200,6 +200,10 @@ class RefusedConfigurationTests {
 						""", P + "label-allow-list.karpenter_nodes_lanched_total", "karpenter_nodes_lanched_total",
 						"is neither a declared metric nor an operation's duration histogram",
 						"Did you mean karpenter_nodes_launched_total?"),
+				new Refused("misspelt map", Source.YAML, """
+						controller.observability.comon-tags: {team: pki, cluster: dev}
+						""", P + "comon-tags", "{cluster=dev, team=pki}",
+						"the starter has no property 'comon-tags' here", "Did you mean 'common-tags'?"),
 				new Refused("misspelt list in a catalog metric", Source.YAML, """
 						controller.observability.metrics:
 						  certificates_issued_total:
