@@ -59,8 +59,13 @@ public final class KubernetesObservabilityAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
-		StandardProcessMetrics standardProcessMetrics(PrometheusRegistry prometheusRegistry) {
-			StandardProcessMetrics metrics = new StandardProcessMetrics();
+		StandardProcessMetrics standardProcessMetrics(PrometheusRegistry prometheusRegistry,
+				ObjectProvider<MetricsProperties> metricsProperties) {
+			// Micrometer's process meters get management.metrics.tags from a meter
+			// filter these do not pass.
+			MetricsProperties properties = metricsProperties.getIfAvailable();
+			StandardProcessMetrics metrics = new StandardProcessMetrics(
+					(properties != null) ? properties.getTags() : Map.of());
 			prometheusRegistry.register(metrics);
 			return metrics;
 		}

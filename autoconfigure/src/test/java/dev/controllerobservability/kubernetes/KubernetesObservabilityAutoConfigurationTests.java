@@ -100,6 +100,14 @@ class KubernetesObservabilityAutoConfigurationTests {
 	}
 
 	@Test
+	void givesTheStandardProcessMetricsTheRegistryTags() {
+		KubernetesContextRunner.with(PrometheusMetricsExportAutoConfiguration.class)
+			.withPropertyValues("management.metrics.tags.region=eu")
+			.run((context) -> assertThat(context.getBean(PrometheusMeterRegistry.class).scrape())
+				.contains("process_open_fds{region=\"eu\"}", "process_max_fds{region=\"eu\"}"));
+	}
+
+	@Test
 	void leavesOutHistogramsListedInDisabledMetrics() {
 		KubernetesContextRunner.with(PrometheusMetricsExportAutoConfiguration.class)
 			.withPropertyValues("controller.observability.disabled-metrics=controller_runtime_reconcile_time_seconds")

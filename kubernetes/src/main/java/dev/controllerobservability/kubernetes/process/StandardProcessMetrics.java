@@ -1,12 +1,21 @@
 package dev.controllerobservability.kubernetes.process;
 
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Predicate;
 
 import io.prometheus.metrics.instrumentation.jvm.ProcessMetrics;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.registry.PrometheusScrapeRequest;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot.CounterDataPointSnapshot;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot.GaugeDataPointSnapshot;
+import io.prometheus.metrics.model.snapshots.Labels;
+import io.prometheus.metrics.model.snapshots.MetricMetadata;
+import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 
 /**
@@ -36,11 +45,24 @@ public final class StandardProcessMetrics implements MultiCollector {
 
 	private final PrometheusRegistry source = new PrometheusRegistry();
 
+	private final Labels constantLabels;
+
 	/**
 	 * Creates the collector, which reads the process at every scrape.
 	 */
 	public StandardProcessMetrics() {
+		this(Map.of());
+	}
+
+	/**
+	 * Creates the collector with labels every series carries, such as the tags the
+	 * registry gives every Micrometer meter ({@code management.metrics.tags}).
+	 * @param constantLabels the labels and their values
+	 */
+	public StandardProcessMetrics(Map<String, String> constantLabels) {
 		ProcessMetrics.builder().register(this.source);
+		Map<String, String> sorted = new TreeMap<>(constantLabels);
+		this.constantLabels = Labels.of(List.copyOf(sorted.keySet()), List.copyOf(sorted.values()));
 	}
 
 	@Override
@@ -50,7 +72,7 @@ public final class StandardProcessMetrics implements MultiCollector {
 
 	@Override
 	public MetricSnapshots collect(Predicate<String> includedNames) {
-		return this.source.scrape(withoutStartTime(includedNames));
+		return labelled(this.source.scrape(withoutStartTime(includedNames)));
 	}
 
 	@Override
@@ -60,7 +82,48 @@ public final class StandardProcessMetrics implements MultiCollector {
 
 	@Override
 	public MetricSnapshots collect(Predicate<String> includedNames, PrometheusScrapeRequest scrapeRequest) {
-		return this.source.scrape(withoutStartTime(includedNames), scrapeRequest);
+		return labelled(this.source.scrape(withoutStartTime(includedNames), scrapeRequest));
+	}
+
+	/** The snapshots with the constant labels on every data point. */
+	private MetricSnapshots labelled(MetricSnapshots snapshots) {
+		if (this.constantLabels.isEmpty()) {
+			return snapshots;
+		}
+		MetricSnapshots.Builder labelled = MetricSnapshots.builder();
+		for (MetricSnapshot snapshot : snapshots) {
+			MetricMetadata metadata = snapshot.getMetadata();
+			if (snapshot instanceof CounterSnapshot counter) {
+				CounterSnapshot.Builder builder = CounterSnapshot.builder()
+					.name(metadata.getName())
+					.help(metadata.getHelp())
+					.unit(metadata.getUnit());
+				for (CounterDataPointSnapshot point : counter.getDataPoints()) {
+					builder.dataPoint(CounterDataPointSnapshot.builder()
+						.value(point.getValue())
+						.labels(point.getLabels().merge(this.constantLabels))
+						.build());
+				}
+				labelled.metricSnapshot(builder.build());
+			}
+			else if (snapshot instanceof GaugeSnapshot gauge) {
+				GaugeSnapshot.Builder builder = GaugeSnapshot.builder()
+					.name(metadata.getName())
+					.help(metadata.getHelp())
+					.unit(metadata.getUnit());
+				for (GaugeDataPointSnapshot point : gauge.getDataPoints()) {
+					builder.dataPoint(GaugeDataPointSnapshot.builder()
+						.value(point.getValue())
+						.labels(point.getLabels().merge(this.constantLabels))
+						.build());
+				}
+				labelled.metricSnapshot(builder.build());
+			}
+			else {
+				labelled.metricSnapshot(snapshot);
+			}
+		}
+		return labelled.build();
 	}
 
 	@Override

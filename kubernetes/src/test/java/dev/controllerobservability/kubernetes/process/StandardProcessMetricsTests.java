@@ -2,10 +2,12 @@ package dev.controllerobservability.kubernetes.process;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot.GaugeDataPointSnapshot;
+import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import org.junit.jupiter.api.Test;
 
@@ -40,6 +42,16 @@ class StandardProcessMetricsTests {
 		registry.register(this.metrics);
 		assertThat(names(registry.scrape())).containsOnlyOnce(StandardProcessMetrics.START_TIME)
 			.containsAll(StandardProcessMetrics.NAMES);
+	}
+
+	@Test
+	void givesEverySeriesTheConstantLabels() {
+		MetricSnapshots snapshots = new StandardProcessMetrics(Map.of("region", "eu", "cluster", "dev")).collect();
+		assertThat(names(snapshots)).containsExactlyInAnyOrderElementsOf(StandardProcessMetrics.NAMES);
+		List<Labels> labels = new ArrayList<>();
+		snapshots.forEach((snapshot) -> snapshot.getDataPoints().forEach((point) -> labels.add(point.getLabels())));
+		assertThat(labels).hasSizeGreaterThanOrEqualTo(StandardProcessMetrics.NAMES.size())
+			.containsOnly(Labels.of("cluster", "dev", "region", "eu"));
 	}
 
 	private static List<String> names(MetricSnapshots snapshots) {
