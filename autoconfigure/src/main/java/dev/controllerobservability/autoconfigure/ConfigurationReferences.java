@@ -209,13 +209,16 @@ class ConfigurationReferences implements ApplicationListener<ApplicationReadyEve
 			}
 			return;
 		}
-		String closest = PropertyTree.closest(metric, knownAllowListKeys());
+		Set<String> keys = knownAllowListKeys();
+		String closest = PropertyTree.closest(metric, keys);
+		String example = keys.isEmpty() ? this.settings.namespace() + "_bind" + DURATION_FAMILY_SUFFIX
+				: String.join(", ", keys.stream().limit(5).toList());
 		throw new InvalidObservabilityPropertyException(property, metric,
 				metric + " is neither a declared metric nor an operation's duration histogram, the only metrics "
 						+ "allow-lists apply to, so the allow-list would never be used",
 				((closest != null) ? "Did you mean " + closest + "? " : "")
 						+ "Key the allow-list by the exposed name of a declared metric or of an operation's duration "
-						+ "histogram, such as " + this.settings.namespace() + "_bind" + DURATION_FAMILY_SUFFIX);
+						+ "histogram, such as " + example);
 	}
 
 	private MetricDefinition findDeclared(String exposedName) {

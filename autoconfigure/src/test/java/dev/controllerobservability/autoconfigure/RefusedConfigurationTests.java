@@ -200,6 +200,16 @@ class RefusedConfigurationTests {
 						""", P + "label-allow-list.karpenter_nodes_lanched_total", "karpenter_nodes_lanched_total",
 						"is neither a declared metric nor an operation's duration histogram",
 						"Did you mean karpenter_nodes_launched_total?"),
+				new Refused("allow-list for a metric far from every declared one", Source.YAML, """
+						controller.observability:
+						  namespace: karpenter
+						  metrics:
+						    nodes_launched_total: {type: counter, help: Nodes launched., labels: [zone]}
+						  label-allow-list:
+						    karpenter_certificates: {zone: [a]}
+						""", P + "label-allow-list.karpenter_certificates", "karpenter_certificates",
+						"is neither a declared metric nor an operation's duration histogram",
+						"histogram, such as karpenter_nodes_launched_total"),
 				new Refused("misspelt map", Source.YAML, """
 						controller.observability.comon-tags: {team: pki, cluster: dev}
 						""", P + "comon-tags", "{cluster=dev, team=pki}",
