@@ -63,6 +63,29 @@ class MetricsLinterTests {
 	}
 
 	@Test
+	void treatsAnEmptyOrBlankHelpLineAsNoHelpAsPromtoolDoes() {
+		LintReport report = this.linter.lint(Exposition.parse("""
+				# HELP http_server_requests_seconds_max\s
+				# TYPE http_server_requests_seconds_max gauge
+				http_server_requests_seconds_max{uri="/"} 0.05
+				# HELP tomcat_sessions_active_max \t\s
+				# TYPE tomcat_sessions_active_max gauge
+				tomcat_sessions_active_max 0
+				# HELP karpenter_pods
+				# TYPE karpenter_pods gauge
+				karpenter_pods 1
+				# HELP karpenter_nodes \\n
+				# TYPE karpenter_nodes gauge
+				karpenter_nodes 1
+				"""));
+		assertThat(report.frameworkFindings()).extracting(LintFinding::toString)
+			.containsExactly("http_server_requests_seconds_max no help text",
+					"tomcat_sessions_active_max no help text");
+		assertThat(report.controllerFindings()).extracting(LintFinding::toString)
+			.containsExactly("karpenter_pods no help text");
+	}
+
+	@Test
 	void keepsKubernetesStandardNamesAndLabelsButHoldsThemToPromtoolsRules() {
 		LintReport report = this.linter.lint(Exposition.parse("""
 				# HELP workqueue_depth Current depth of workqueue.
