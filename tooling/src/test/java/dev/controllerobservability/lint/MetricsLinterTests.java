@@ -1,12 +1,14 @@
 package dev.controllerobservability.lint;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import dev.controllerobservability.exposition.ExposedFamily;
 import dev.controllerobservability.exposition.Exposition;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -83,6 +85,25 @@ class MetricsLinterTests {
 					"tomcat_sessions_active_max no help text");
 		assertThat(report.controllerFindings()).extracting(LintFinding::toString)
 			.containsExactly("karpenter_pods no help text");
+	}
+
+	@Test
+	void lintsDeclaredFamiliesTheScrapeDoesNotExposeYetAndExposedOnesOnce() {
+		Exposition scrape = Exposition.parse("""
+				# HELP karpenter_renewal_time_ms_total Renewal time.
+				# TYPE karpenter_renewal_time_ms_total counter
+				karpenter_renewal_time_ms_total 1
+				""");
+		List<ExposedFamily> declared = List.of(
+				new ExposedFamily("karpenter_renewals_ms", "gauge", "Renewals.", List.of(Map.of("lease", "")),
+						List.of()),
+				new ExposedFamily("karpenter_renewal_time_ms_total", "counter", "Renewal time.", List.of(Map.of()),
+						List.of()));
+		assertThat(this.linter.lint(scrape, declared).controllerFindings()).extracting(LintFinding::toString)
+			.containsExactly("karpenter_renewal_time_ms_total metric names should not contain abbreviated units",
+					"karpenter_renewals_ms metric names should not contain abbreviated units");
+		assertThat(this.linter.lint(scrape).controllerFindings()).extracting(LintFinding::metric)
+			.containsExactly("karpenter_renewal_time_ms_total");
 	}
 
 	@Test
