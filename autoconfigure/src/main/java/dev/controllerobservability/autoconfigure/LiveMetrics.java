@@ -142,8 +142,8 @@ public class LiveMetrics {
 	}
 
 	/**
-	 * Lints the current scrape. The previous result is returned again while no meter has
-	 * been added or removed.
+	 * Lints the current scrape and the declared families it does not expose yet. The
+	 * previous result is returned again while no meter has been added or removed.
 	 * @return the findings
 	 */
 	public LintReport lint() {
@@ -151,12 +151,12 @@ public class LiveMetrics {
 	}
 
 	/**
-	 * Lints a scrape already taken.
+	 * Lints a scrape already taken and the declared families it does not expose yet.
 	 * @param exposition the scrape
 	 * @return the findings
 	 */
 	public LintReport lint(Exposition exposition) {
-		return this.linter.lint(exposition);
+		return this.linter.lint(exposition, declaredFamilies());
 	}
 
 	/**

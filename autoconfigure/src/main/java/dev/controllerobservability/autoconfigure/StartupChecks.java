@@ -30,9 +30,9 @@ import dev.controllerobservability.rules.RuleSet;
  * <li>every metric a rule reads exists (exposed, declared, an operation's, or another
  * recording rule), so a typo is caught at start-up, not when the alert should have
  * fired;</li>
- * <li>lint findings on controller metrics are logged ({@code warn}) or stop the
- * application ({@code fail}); framework findings are only summarised, since the
- * controller does not name those metrics.</li>
+ * <li>lint findings on controller metrics, exposed or declared without series yet, are
+ * logged ({@code warn}) or stop the application ({@code fail}); framework findings are
+ * only summarised, since the controller does not name those metrics.</li>
  * </ul>
  * Only what can stop the application needs to run before it is ready. The scrape is taken
  * before readiness only when a rule reads a metric that is neither declared nor a

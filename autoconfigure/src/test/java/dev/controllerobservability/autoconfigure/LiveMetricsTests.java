@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -21,6 +22,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.controllerobservability.docs.MetricsReference;
 import dev.controllerobservability.docs.ReferenceEntry;
+import dev.controllerobservability.exposition.ExposedFamily;
 import dev.controllerobservability.lint.LintFinding;
 import dev.controllerobservability.lint.LintReport;
 
@@ -32,6 +34,8 @@ import static org.awaitility.Awaitility.await;
  * meter is added or removed.
  */
 class LiveMetricsTests {
+
+	private static final String RENEWALS_MS_FINDING = "karpenter_renewals_ms metric names should not contain abbreviated units";
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
@@ -83,6 +87,46 @@ class LiveMetricsTests {
 			assertThat(liveMetrics.lint().controllerFindings()).hasSize(1);
 			assertThat(scrapes).hasValue(2);
 		});
+	}
+
+	@Test
+	void lintsDeclaredMetricsWithoutSeriesAndReusesTheReport() {
+		this.contextRunner
+			.withPropertyValues("controller.observability.metrics.renewals_ms.type=gauge",
+					"controller.observability.metrics.renewals_ms.help=Lease renewals.")
+			.run((context) -> {
+				PrometheusMeterRegistry registry = context.getBean(PrometheusMeterRegistry.class);
+				LiveMetrics liveMetrics = context.getBean(LiveMetrics.class);
+				assertThat(liveMetrics.exposition().families()).extracting(ExposedFamily::name)
+					.doesNotContain("karpenter_renewals_ms");
+				assertThat(names(liveMetrics.reference())).contains("karpenter_renewals_ms");
+				AtomicInteger scrapes = countScrapes(registry);
+				LintReport first = liveMetrics.lint();
+				assertThat(first.controllerFindings()).extracting(LintFinding::toString)
+					.containsExactly(RENEWALS_MS_FINDING);
+				assertThat(liveMetrics.lint()).isSameAs(first);
+				assertThat(scrapes).hasValue(1);
+
+				Counter.builder("karpenter.renewal_time_ms").description("Renewal time.").register(registry);
+				assertThat(liveMetrics.lint().controllerFindings()).extracting(LintFinding::toString)
+					.containsExactlyInAnyOrder(RENEWALS_MS_FINDING,
+							"karpenter_renewal_time_ms_total metric names should not contain abbreviated units");
+				assertThat(scrapes).hasValue(2);
+			});
+	}
+
+	@Test
+	void lintsDeclaredOperationsBeforeTheirFirstCall() {
+		this.contextRunner
+			.withPropertyValues("controller.observability.operations.definitions.renew_ms.subsystem=lease")
+			.run((context) -> {
+				LiveMetrics liveMetrics = context.getBean(LiveMetrics.class);
+				assertThat(liveMetrics.exposition().families()).extracting(ExposedFamily::name)
+					.noneMatch((name) -> name.contains("renew_ms"));
+				assertThat(liveMetrics.lint().controllerFindings()).extracting(LintFinding::metric)
+					.contains("karpenter_lease_renew_ms_duration_seconds",
+							"karpenter_lease_renew_ms_duration_seconds_max");
+			});
 	}
 
 	@Test

@@ -21,7 +21,10 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import dev.controllerobservability.lint.LintFinding;
+
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -95,6 +98,17 @@ class StartupChecksTests {
 				"--management.metrics.enable.karpenter.wait_ms=false")) {
 			assertThat(App.SAMPLES.get()).isOne();
 		}
+	}
+
+	@Test
+	void failsOnAFindingOfADeclaredMetricThatHasNoSeriesYet() {
+		assertThatExceptionOfType(MetricsLintFailedException.class)
+			.isThrownBy(() -> start("--controller.observability.lint.mode=fail",
+					"--management.metrics.enable.karpenter.wait_ms=false",
+					"--controller.observability.metrics.renewals_ms.type=gauge",
+					"--controller.observability.metrics.renewals_ms.help=Lease renewals."))
+			.satisfies((ex) -> assertThat(ex.getFindings()).extracting(LintFinding::toString)
+				.containsExactly("karpenter_renewals_ms metric names should not contain abbreviated units"));
 	}
 
 	// Boot's console pattern: "[<thread, padded to 15>] <logger> : <message>".

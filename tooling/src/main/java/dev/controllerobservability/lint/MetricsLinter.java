@@ -1,8 +1,11 @@
 package dev.controllerobservability.lint;
 
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -57,8 +60,24 @@ public final class MetricsLinter {
 	 * @return the findings
 	 */
 	public LintReport lint(Exposition exposition) {
+		return lint(exposition, List.of());
+	}
+
+	/**
+	 * Lints a scrape and the declared families it does not expose yet, such as a catalog
+	 * gauge never set or an operation never called, so that a bad name is found before
+	 * its first series.
+	 * @param exposition the parsed scrape
+	 * @param declared declared families, exposed or not yet; one the scrape exposes is
+	 * linted as exposed
+	 * @return the findings
+	 */
+	public LintReport lint(Exposition exposition, Collection<ExposedFamily> declared) {
+		Map<String, ExposedFamily> families = new LinkedHashMap<>();
+		exposition.families().forEach((family) -> families.put(family.name(), family));
+		declared.forEach((family) -> families.putIfAbsent(family.name(), family));
 		List<LintFinding> findings = new ArrayList<>();
-		for (ExposedFamily family : exposition.families()) {
+		for (ExposedFamily family : families.values()) {
 			boolean controller = !isFramework(family.name());
 			PromtoolRules.check(family,
 					(checked, text) -> findings.add(new LintFinding(checked.name(), text, controller)));

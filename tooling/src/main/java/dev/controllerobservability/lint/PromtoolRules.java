@@ -33,7 +33,7 @@ final class PromtoolRules {
 	static void check(ExposedFamily family, BiConsumer<ExposedFamily, String> problem) {
 		String name = family.name();
 		String type = family.type();
-		if (family.help() == null) {
+		if (!hasHelp(family.help())) {
 			problem.accept(family, "no help text");
 		}
 		String[] unit = metricUnit(name);
@@ -96,6 +96,24 @@ final class PromtoolRules {
 				problem.accept(family, "metric names should not contain abbreviated units");
 			}
 		}
+	}
+
+	/**
+	 * Whether promtool's text parser would set a help text: it skips blanks and tabs
+	 * after the name and sets none when the line ends there, so an empty or blank
+	 * {@code # HELP} line counts as no help.
+	 */
+	private static boolean hasHelp(String help) {
+		if (help == null) {
+			return false;
+		}
+		for (int i = 0; i < help.length(); i++) {
+			char c = help.charAt(i);
+			if (c != ' ' && c != '\t') {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	/**

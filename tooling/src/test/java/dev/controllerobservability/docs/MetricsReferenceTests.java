@@ -33,6 +33,9 @@ class MetricsReferenceTests {
 			# HELP karpenter_queue_depth [BETA] Pending work.
 			# TYPE karpenter_queue_depth gauge
 			karpenter_queue_depth{queue="pods"} 2.0
+			# HELP workqueue_depth Current depth of workqueue
+			# TYPE workqueue_depth gauge
+			workqueue_depth{controller="node",name="node"} 0.0
 			""";
 
 	private final MetricsReference reference = MetricsReference.of(
@@ -59,7 +62,7 @@ class MetricsReferenceTests {
 		assertThat(this.reference.entries()).extracting(ReferenceEntry::name)
 			.containsExactly("jvm_threads_live_threads", "karpenter_bind_duration_seconds",
 					"karpenter_node_launches_total", "karpenter_nodes_launched_total",
-					"karpenter_nodes_terminated_total", "karpenter_queue_depth");
+					"karpenter_nodes_terminated_total", "karpenter_queue_depth", "workqueue_depth");
 	}
 
 	@Test
@@ -69,11 +72,33 @@ class MetricsReferenceTests {
 		assertThat(markdown.indexOf("## Stable metrics")).isLessThan(markdown.indexOf("## Beta metrics"));
 		assertThat(markdown.indexOf("## Beta metrics")).isLessThan(markdown.indexOf("## Alpha metrics"));
 		assertThat(markdown.indexOf("## Alpha metrics")).isLessThan(markdown.indexOf("## Internal metrics"));
-		assertThat(markdown.indexOf("## Internal metrics")).isLessThan(markdown.indexOf("## Framework metrics"));
+		assertThat(markdown.indexOf("## Internal metrics"))
+			.isLessThan(markdown.indexOf("## Kubernetes-compatible metrics"));
+		assertThat(markdown.indexOf("## Kubernetes-compatible metrics"))
+			.isLessThan(markdown.indexOf("## Framework metrics"));
 		assertThat(markdown).contains("| Name | Type | Help | Labels | Stability | Deprecated version | Replaced by |",
 				"| `karpenter_node_launches_total` | counter | Number of nodes launched. | `provisioner`, `zone` | STABLE | 1.4.0 | `karpenter_nodes_launched_total` |",
 				"| `karpenter_bind_duration_seconds` | histogram | Duration of bind \\| operations. | `provisioner` | ALPHA |  |  |",
 				"| `jvm_threads_live_threads` | gauge | Live threads. |  |  |  |  |", "## Internal metrics\n\nNone.\n");
+	}
+
+	@Test
+	void rendersKubernetesCompatibleMetricsInATableOfTheirOwn() {
+		String markdown = this.reference.toMarkdown("Test metrics");
+		String row = "| `workqueue_depth` | gauge | Current depth of workqueue | `controller`, `name` | ALPHA |  |  |";
+		assertThat(section(markdown, MetricsReference.KUBERNETES_HEADING)).contains(row)
+			.doesNotContain("karpenter_")
+			.doesNotContain("jvm_");
+		assertThat(section(markdown, "Alpha metrics")).contains("`karpenter_bind_duration_seconds`")
+			.doesNotContain("workqueue_depth");
+		assertThat(section(markdown, MetricsReference.FRAMEWORK_HEADING)).doesNotContain("workqueue_depth");
+		assertThat(markdown.split("`workqueue_depth`", -1)).hasSize(2);
+		assertThat(this.reference.entries(ReferenceEntry.Group.KUBERNETES)).extracting(ReferenceEntry::name)
+			.containsExactly("workqueue_depth");
+		assertThat(this.reference.toJson()).contains("{\"name\": \"workqueue_depth\", \"type\": \"gauge\", "
+				+ "\"help\": \"Current depth of workqueue\", \"labels\": [\"controller\", \"name\"], "
+				+ "\"stability\": \"ALPHA\", \"deprecatedVersion\": null, \"replacedBy\": null, \"buckets\": [], "
+				+ "\"group\": \"KUBERNETES\"}");
 	}
 
 	@Test
@@ -83,6 +108,13 @@ class MetricsReferenceTests {
 						+ "\"labels\": [\"provisioner\", \"zone\"], \"stability\": \"STABLE\", \"deprecatedVersion\": \"1.4.0\", "
 						+ "\"replacedBy\": \"karpenter_nodes_launched_total\", \"buckets\": [], \"group\": \"CONTROLLER\"}",
 				"\"stability\": null");
+	}
+
+	private static String section(String markdown, String heading) {
+		int start = markdown.indexOf("\n## " + heading + "\n");
+		assertThat(start).as("heading " + heading).isNotNegative();
+		int end = markdown.indexOf("\n## ", start + 1);
+		return markdown.substring(start, (end >= 0) ? end : markdown.length());
 	}
 
 	private ReferenceEntry entry(String name) {

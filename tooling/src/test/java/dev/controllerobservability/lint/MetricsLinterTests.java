@@ -1,12 +1,14 @@
 package dev.controllerobservability.lint;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import dev.controllerobservability.exposition.ExposedFamily;
 import dev.controllerobservability.exposition.Exposition;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -60,6 +62,48 @@ class MetricsLinterTests {
 		assertThatExceptionOfType(AssertionError.class).isThrownBy(report::assertNoControllerFindings)
 			.withMessage("Controller metrics have 1 lint finding(s):\n"
 					+ "karpenter_wait_ms metric names should not contain abbreviated units");
+	}
+
+	@Test
+	void treatsAnEmptyOrBlankHelpLineAsNoHelpAsPromtoolDoes() {
+		LintReport report = this.linter.lint(Exposition.parse("""
+				# HELP http_server_requests_seconds_max\s
+				# TYPE http_server_requests_seconds_max gauge
+				http_server_requests_seconds_max{uri="/"} 0.05
+				# HELP tomcat_sessions_active_max \t\s
+				# TYPE tomcat_sessions_active_max gauge
+				tomcat_sessions_active_max 0
+				# HELP karpenter_pods
+				# TYPE karpenter_pods gauge
+				karpenter_pods 1
+				# HELP karpenter_nodes \\n
+				# TYPE karpenter_nodes gauge
+				karpenter_nodes 1
+				"""));
+		assertThat(report.frameworkFindings()).extracting(LintFinding::toString)
+			.containsExactly("http_server_requests_seconds_max no help text",
+					"tomcat_sessions_active_max no help text");
+		assertThat(report.controllerFindings()).extracting(LintFinding::toString)
+			.containsExactly("karpenter_pods no help text");
+	}
+
+	@Test
+	void lintsDeclaredFamiliesTheScrapeDoesNotExposeYetAndExposedOnesOnce() {
+		Exposition scrape = Exposition.parse("""
+				# HELP karpenter_renewal_time_ms_total Renewal time.
+				# TYPE karpenter_renewal_time_ms_total counter
+				karpenter_renewal_time_ms_total 1
+				""");
+		List<ExposedFamily> declared = List.of(
+				new ExposedFamily("karpenter_renewals_ms", "gauge", "Renewals.", List.of(Map.of("lease", "")),
+						List.of()),
+				new ExposedFamily("karpenter_renewal_time_ms_total", "counter", "Renewal time.", List.of(Map.of()),
+						List.of()));
+		assertThat(this.linter.lint(scrape, declared).controllerFindings()).extracting(LintFinding::toString)
+			.containsExactly("karpenter_renewal_time_ms_total metric names should not contain abbreviated units",
+					"karpenter_renewals_ms metric names should not contain abbreviated units");
+		assertThat(this.linter.lint(scrape).controllerFindings()).extracting(LintFinding::metric)
+			.containsExactly("karpenter_renewal_time_ms_total");
 	}
 
 	@Test
