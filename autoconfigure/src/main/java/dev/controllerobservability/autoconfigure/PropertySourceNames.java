@@ -97,7 +97,7 @@ final class PropertySourceNames {
 			List<String> corrected = new ArrayList<>(tokens.subList(0, map[0]));
 			corrected.add(String.join("", tokens.subList(map[0], map[1])));
 			corrected.addAll(tokens.subList(map[1], tokens.size()));
-			throw new InvalidObservabilityPropertyException(variable, value,
+			throw InvalidObservabilityPropertyException.inNamedSource(variable, value,
 					"Spring Boot reads the entries of a map "
 							+ "property from environment variables only when the map's name is one word, so " + written
 							+ " binds to nothing",
@@ -110,7 +110,7 @@ final class PropertySourceNames {
 				+ ")? " : "";
 		String mapKeys = unknown.inMap() ? " Environment variables cannot spell map keys that contain '_' or '-'; "
 				+ "set such keys in application.yaml or SPRING_APPLICATION_JSON." : "";
-		throw new InvalidObservabilityPropertyException(variable, value,
+		throw InvalidObservabilityPropertyException.inNamedSource(variable, value,
 				unknownReason(tokens.get(unknown.index()), unknown)
 						+ ", so the environment variable binds to nothing (Spring Boot does not check environment "
 						+ "variables for unknown names)",
@@ -133,7 +133,7 @@ final class PropertySourceNames {
 			List<String> elements = UnknownObservabilityPropertyFailureAnalyzer.elements(name);
 			PropertyTree.Unknown unknown = PropertyTree.find(elements, false);
 			if (unknown != null) {
-				throw new InvalidObservabilityPropertyException(written, value,
+				throw InvalidObservabilityPropertyException.inNamedSource(written, value,
 						unknownReason(elements.get(unknown.index()), unknown)
 								+ ", so the system property binds to nothing (Spring Boot does not check system "
 								+ "properties for unknown names)",

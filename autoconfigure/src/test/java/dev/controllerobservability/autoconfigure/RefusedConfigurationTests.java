@@ -16,6 +16,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ConfigurableApplicationContext;
 
 import dev.controllerobservability.autoconfigure.ConfiguredApplication.Source;
 
@@ -271,13 +272,34 @@ class RefusedConfigurationTests {
 								""", P + "operations.backend", "prometheus",
 						"the application has no single PrometheusRegistry bean",
 						"Set management.prometheus.metrics.export.enabled=true: "
-								+ "management.defaults.metrics.export.enabled=false in URL [file:"));
+								+ "management.defaults.metrics.export.enabled=false in URL [file:"),
+				new Refused("empty namespace in an environment variable over a valid file", Source.YAML, """
+						controller.observability.namespace: karpenter
+						""", Map.of("CONTROLLER_OBSERVABILITY_NAMESPACE", ""), P + "namespace", "",
+						"a namespace must be a snake_case Prometheus name",
+						"Set it to a name such as 'my_controller' in System Environment Property "
+								+ "\"CONTROLLER_OBSERVABILITY_NAMESPACE\""),
+				new Refused("empty common tag value in an environment variable", Source.ENVIRONMENT, """
+						CONTROLLER_OBSERVABILITY_COMMONTAGS_CLUSTER=
+						""", P + "common-tags.cluster", "", "a tag value must not be empty",
+						"Give the tag a value, or remove it in System Environment Property "
+								+ "\"CONTROLLER_OBSERVABILITY_COMMONTAGS_CLUSTER\""),
+				new Refused("empty namespace in a system property", Source.SYSTEM_PROPERTIES, """
+						controller.observability.namespace=
+						""", P + "namespace", "", "a namespace must be a snake_case Prometheus name",
+						"Set it to a name such as 'my_controller' in \"controller.observability.namespace\" "
+								+ "from property source \"systemProperties\""),
+				new Refused("duration buckets out of order in a @PropertySource", Source.PROPERTY_SOURCE, """
+						controller.observability.duration-buckets=0.5,0.1
+						""", P + "duration-buckets[1]", "0.1", "bucket boundaries must be strictly increasing",
+						"List the boundaries in ascending order: [0.1, 0.5] in "
+								+ "\"controller.observability.duration-buckets\" from property source \"URL [file:"));
 	}
 
 	@ParameterizedTest(name = "{0}")
 	@MethodSource("badConfigurations")
 	void stopsStartUpWithAFailureAnalysis(Refused bad, CapturedOutput output) {
-		assertThatException().isThrownBy(() -> ConfiguredApplication.start(bad.source(), bad.content()).close());
+		assertThatException().isThrownBy(() -> bad.start().close());
 		assertThat(output).contains("APPLICATION FAILED TO START")
 			.contains("Property: " + bad.property() + System.lineSeparator())
 			.contains("Value: \"" + bad.value() + "\"" + System.lineSeparator())
@@ -314,17 +336,29 @@ class RefusedConfigurationTests {
 	 * @param title what is wrong
 	 * @param source where it is given
 	 * @param content the configuration
+	 * @param variables environment variables over a YAML {@code content}, which take
+	 * precedence over it
 	 * @param property the property the analysis names
 	 * @param value the value it shows
 	 * @param reason part of the reason
 	 * @param action part of the action
 	 */
-	record Refused(String title, Source source, String content, String property, String value, String reason,
-			String action) {
+	record Refused(String title, Source source, String content, Map<String, String> variables, String property,
+			String value, String reason, String action) {
+
+		Refused(String title, Source source, String content, String property, String value, String reason,
+				String action) {
+			this(title, source, content, Map.of(), property, value, reason, action);
+		}
+
+		ConfigurableApplicationContext start() {
+			return this.variables.isEmpty() ? ConfiguredApplication.start(this.source, this.content)
+					: new ConfiguredApplication.Layered(this.content, this.variables).start();
+		}
 
 		@Override
 		public String toString() {
-			return this.title + " (" + this.source + ")";
+			return this.title + " (" + this.source + (this.variables.isEmpty() ? "" : " under ENVIRONMENT") + ")";
 		}
 
 	}
