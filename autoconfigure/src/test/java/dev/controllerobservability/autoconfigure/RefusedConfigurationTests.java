@@ -273,6 +273,26 @@ class RefusedConfigurationTests {
 						"the application has no single PrometheusRegistry bean",
 						"Set management.prometheus.metrics.export.enabled=true: "
 								+ "management.defaults.metrics.export.enabled=false in URL [file:"),
+				new Refused("operation key with '-' spelt as one word in an environment variable", Source.YAML, """
+						controller.observability.operations.definitions:
+						  issue-certificate: {subsystem: certmanager}
+						""",
+						Map.of("CONTROLLER_OBSERVABILITY_OPERATIONS_DEFINITIONS_ISSUECERTIFICATE_BUCKETS", "0.1,0.5"),
+						"CONTROLLER_OBSERVABILITY_OPERATIONS_DEFINITIONS_ISSUECERTIFICATE_BUCKETS", "0.1,0.5",
+						"environment variables cannot spell map keys containing '-' or '_', so ISSUECERTIFICATE "
+								+ "declares a separate entry 'issuecertificate' next to 'issue-certificate' (in URL [file:",
+						"set the key as written in application.yaml, application.properties or SPRING_APPLICATION_JSON "
+								+ "(controller.observability.operations.definitions.issue-certificate.buckets), or pass "
+								+ "-Dcontroller.observability.operations.definitions.issue-certificate.buckets=0.1,0.5"),
+				new Refused("catalog metric key with '_' spelt as one word in an environment variable", Source.YAML, """
+						controller.observability.metrics:
+						  certificates_expiring: {type: gauge, help: Certificates close to expiry.}
+						""", Map.of("CONTROLLER_OBSERVABILITY_METRICS_CERTIFICATESEXPIRING_STABILITY", "STABLE"),
+						"CONTROLLER_OBSERVABILITY_METRICS_CERTIFICATESEXPIRING_STABILITY", "STABLE",
+						"so CERTIFICATESEXPIRING declares a separate entry 'certificatesexpiring' next to "
+								+ "'certificates_expiring'",
+						"(controller.observability.metrics.certificates_expiring.stability), or pass "
+								+ "-Dcontroller.observability.metrics.certificates_expiring.stability=STABLE"),
 				new Refused("empty namespace in an environment variable over a valid file", Source.YAML, """
 						controller.observability.namespace: karpenter
 						""", Map.of("CONTROLLER_OBSERVABILITY_NAMESPACE", ""), P + "namespace", "",
@@ -319,6 +339,23 @@ class RefusedConfigurationTests {
 			.contains("Remove the empty value in System Environment Property "
 					+ "\"CONTROLLER_OBSERVABILITY_OPERATIONS_BACKEND\", or give it a value")
 			.doesNotContain("has no property");
+	}
+
+	@Test
+	void refusesAVariableSpellingAsOneWordAnOperationDeclaredWithoutSettings(CapturedOutput output) {
+		ConfiguredApplication.Layered layered = new ConfiguredApplication.Layered("""
+				controller.observability:
+				  namespace: certmanager
+				  operations.definitions:
+				    issue-certificate: {}
+				""", Map.of("CONTROLLER_OBSERVABILITY_OPERATIONS_DEFINITIONS_ISSUECERTIFICATE_BUCKETS", "0.1,0.5"));
+		assertThatException().isThrownBy(() -> layered.start().close());
+		assertThat(output)
+			.contains("Property: CONTROLLER_OBSERVABILITY_OPERATIONS_DEFINITIONS_ISSUECERTIFICATE_BUCKETS"
+					+ System.lineSeparator())
+			.contains("so ISSUECERTIFICATE declares a separate entry 'issuecertificate' next to 'issue-certificate', "
+					+ "and Spring Boot applies the variable to both")
+			.contains("-Dcontroller.observability.operations.definitions.issue-certificate.buckets=0.1,0.5");
 	}
 
 	@Test
