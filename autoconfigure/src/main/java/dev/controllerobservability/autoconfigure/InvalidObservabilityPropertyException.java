@@ -16,6 +16,8 @@ class InvalidObservabilityPropertyException extends RuntimeException {
 
 	private final String action;
 
+	private final boolean originNamed;
+
 	/**
 	 * Creates the exception.
 	 * @param property full property path, such as
@@ -25,11 +27,31 @@ class InvalidObservabilityPropertyException extends RuntimeException {
 	 * @param action what to change
 	 */
 	public InvalidObservabilityPropertyException(String property, Object value, String reason, String action) {
+		this(property, value, reason, action, false);
+	}
+
+	private InvalidObservabilityPropertyException(String property, Object value, String reason, String action,
+			boolean originNamed) {
 		super(property + "=" + value + ": " + reason + ". " + action);
 		this.property = property;
 		this.value = value;
 		this.reason = reason;
 		this.action = action;
+		this.originNamed = originNamed;
+	}
+
+	/**
+	 * The exception for a property whose reason or action already says which property
+	 * source it is in, such as "Correct or remove the system property".
+	 * @param property the property as written in its source
+	 * @param value the bad value as configured
+	 * @param reason why it cannot be used
+	 * @param action what to change, naming the property source
+	 * @return the exception
+	 */
+	static InvalidObservabilityPropertyException inNamedSource(String property, Object value, String reason,
+			String action) {
+		return new InvalidObservabilityPropertyException(property, value, reason, action, true);
 	}
 
 	/**
@@ -59,6 +81,15 @@ class InvalidObservabilityPropertyException extends RuntimeException {
 
 	public String getAction() {
 		return this.action;
+	}
+
+	/**
+	 * Whether the reason or action already names where the value came from, so the
+	 * analysis adds no origin.
+	 * @return whether the origin is named
+	 */
+	boolean isOriginNamed() {
+		return this.originNamed;
 	}
 
 }

@@ -1,18 +1,86 @@
 package dev.controllerobservability.autoconfigure;
 
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.source.ConfigurationProperty;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.origin.Origin;
+import org.springframework.core.env.Environment;
 
 /**
  * Turns an {@link InvalidObservabilityPropertyException} into the failure analysis Spring
- * Boot prints instead of a stack trace.
+ * Boot prints instead of a stack trace. The action ends with where the value came from,
+ * as the binder read it, so a value that hides another
+ * ({@code CONTROLLER_OBSERVABILITY_NAMESPACE=} over a valid file) is found where it is.
  */
 class InvalidObservabilityPropertyFailureAnalyzer
 		extends AbstractFailureAnalyzer<InvalidObservabilityPropertyException> {
 
+	private final @Nullable Environment environment;
+
+	/**
+	 * Creates the analyzer.
+	 * @param environment where the properties come from, to say where a value came from;
+	 * Spring Boot passes the application's
+	 */
+	InvalidObservabilityPropertyFailureAnalyzer(@Nullable Environment environment) {
+		this.environment = environment;
+	}
+
 	@Override
 	protected FailureAnalysis analyze(Throwable rootFailure, InvalidObservabilityPropertyException cause) {
-		return analysis(cause.getProperty(), cause.getValue(), cause.getReason(), cause.getAction(), cause);
+		String action = cause.getAction();
+		Origin origin = cause.isOriginNamed() ? null : origin(cause.getProperty());
+		if (origin != null && !action.contains(origin.toString())) {
+			action = (action.endsWith(".") ? action.substring(0, action.length() - 1) : action) + " in " + origin
+					+ (action.endsWith(".") ? "." : "");
+		}
+		return analysis(cause.getProperty(), cause.getValue(), cause.getReason(), action, cause);
+	}
+
+	/**
+	 * Where the value of a property came from: the first property source that has it,
+	 * which is the one the binder read. A list element may come as the whole list (a
+	 * comma-separated environment variable), a map entry as the properties below it.
+	 */
+	private @Nullable Origin origin(String property) {
+		if (this.environment == null) {
+			return null;
+		}
+		ConfigurationPropertyName name;
+		try {
+			name = ConfigurationPropertyName.adapt(property, '.');
+		}
+		catch (RuntimeException ex) {
+			// A name Spring Boot cannot read still deserves its analysis, without origin.
+			return null;
+		}
+		if (name.isEmpty()) {
+			return null;
+		}
+		ConfigurationPropertyName list = name.isLastElementIndexed() ? name.getParent() : null;
+		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(this.environment)) {
+			ConfigurationProperty found = source.getConfigurationProperty(name);
+			if (found == null && list != null) {
+				found = source.getConfigurationProperty(list);
+			}
+			if (found == null && source instanceof IterableConfigurationPropertySource iterable) {
+				found = iterable.stream()
+					.filter(name::isAncestorOf)
+					.findFirst()
+					.map(iterable::getConfigurationProperty)
+					.orElse(null);
+			}
+			if (found != null) {
+				return found.getOrigin();
+			}
+		}
+		return null;
 	}
 
 	static FailureAnalysis analysis(String property, Object value, String reason, String action, Throwable cause) {

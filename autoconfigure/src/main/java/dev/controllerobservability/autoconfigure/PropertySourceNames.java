@@ -2,12 +2,16 @@ package dev.controllerobservability.autoconfigure;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.core.env.ConfigurableEnvironment;
@@ -23,7 +27,9 @@ import org.springframework.core.env.StandardEnvironment;
  * <li>names in environment variables and system properties that bind to nothing (Boot's
  * unknown-property check skips those two sources, so a typo there is ignored);</li>
  * <li>names with characters the binder drops outside brackets, such as a label key
- * {@code 'bad key!'}, which would bind as {@code badkey}.</li>
+ * {@code 'bad key!'}, which would bind as {@code badkey};</li>
+ * <li>environment variables that spell a map key written elsewhere with '-' or '_' as one
+ * word, which declare a second entry ({@link EnvironmentVariableMapKeys}).</li>
  * </ul>
  */
 final class PropertySourceNames {
@@ -48,25 +54,59 @@ final class PropertySourceNames {
 	 * Checks every property source of an environment.
 	 * @param environment the environment
 	 * @throws InvalidObservabilityPropertyException for the first name that binds to
-	 * nothing or loses characters
+	 * nothing or loses characters, or for an environment variable whose map key is the
+	 * twin of a key written elsewhere
 	 */
 	static void check(Environment environment) {
 		if (!(environment instanceof ConfigurableEnvironment configurable)) {
 			return;
 		}
+		EnvironmentVariableMapKeys mapKeys = new EnvironmentVariableMapKeys();
+		Map<String, Object> variables = new LinkedHashMap<>();
 		for (PropertySource<?> source : configurable.getPropertySources()) {
 			if (source instanceof EnumerablePropertySource<?> enumerable) {
 				boolean systemEnvironment = isSystemEnvironment(source);
 				for (String name : enumerable.getPropertyNames()) {
 					if (systemEnvironment) {
 						checkEnvironmentVariable(name, enumerable.getProperty(name));
+						variables.putIfAbsent(name, enumerable.getProperty(name));
 					}
 					else {
 						checkName(source, name, enumerable.getProperty(name));
+						mapKeys.addWritten(source, name);
 					}
 				}
 			}
 		}
+		EmptyOperationDefinitions.find(environment)
+			.forEach((operation) -> mapKeys.addWritten(List.of("operations", "definitions"), operation));
+		variables.forEach((variable, value) -> {
+			List<String> tokens = tokens(variable);
+			if (tokens != null) {
+				mapKeys.check(variable, value, tokens);
+			}
+		});
+	}
+
+	/**
+	 * The words of an environment variable of the starter, lower case.
+	 * @param variable the variable
+	 * @return the words below {@code CONTROLLER_OBSERVABILITY_}, or {@code null} for a
+	 * variable that is no property of the starter
+	 */
+	private static @Nullable List<String> tokens(String variable) {
+		String upper = variable.toUpperCase(Locale.ROOT);
+		if (!upper.startsWith(ENVIRONMENT_PREFIX)) {
+			return null;
+		}
+		String rest = upper.substring(ENVIRONMENT_PREFIX.length());
+		if (SERVICE_LINK.matcher(rest).matches()) {
+			return null;
+		}
+		return Arrays.stream(rest.split("_"))
+			.filter((token) -> !token.isEmpty())
+			.map((token) -> token.toLowerCase(Locale.ROOT))
+			.toList();
 	}
 
 	private static boolean isSystemEnvironment(PropertySource<?> source) {
@@ -75,18 +115,10 @@ final class PropertySourceNames {
 	}
 
 	private static void checkEnvironmentVariable(String variable, Object value) {
-		String upper = variable.toUpperCase(Locale.ROOT);
-		if (!upper.startsWith(ENVIRONMENT_PREFIX)) {
+		List<String> tokens = tokens(variable);
+		if (tokens == null) {
 			return;
 		}
-		String rest = upper.substring(ENVIRONMENT_PREFIX.length());
-		if (SERVICE_LINK.matcher(rest).matches()) {
-			return;
-		}
-		List<String> tokens = Arrays.stream(rest.split("_"))
-			.filter((token) -> !token.isEmpty())
-			.map((token) -> token.toLowerCase(Locale.ROOT))
-			.toList();
 		PropertyTree.Unknown unknown = PropertyTree.find(tokens, true);
 		if (unknown == null) {
 			return;
@@ -97,7 +129,7 @@ final class PropertySourceNames {
 			List<String> corrected = new ArrayList<>(tokens.subList(0, map[0]));
 			corrected.add(String.join("", tokens.subList(map[0], map[1])));
 			corrected.addAll(tokens.subList(map[1], tokens.size()));
-			throw new InvalidObservabilityPropertyException(variable, value,
+			throw InvalidObservabilityPropertyException.inNamedSource(variable, value,
 					"Spring Boot reads the entries of a map "
 							+ "property from environment variables only when the map's name is one word, so " + written
 							+ " binds to nothing",
@@ -110,7 +142,7 @@ final class PropertySourceNames {
 				+ ")? " : "";
 		String mapKeys = unknown.inMap() ? " Environment variables cannot spell map keys that contain '_' or '-'; "
 				+ "set such keys in application.yaml or SPRING_APPLICATION_JSON." : "";
-		throw new InvalidObservabilityPropertyException(variable, value,
+		throw InvalidObservabilityPropertyException.inNamedSource(variable, value,
 				unknownReason(tokens.get(unknown.index()), unknown)
 						+ ", so the environment variable binds to nothing (Spring Boot does not check environment "
 						+ "variables for unknown names)",
@@ -133,7 +165,7 @@ final class PropertySourceNames {
 			List<String> elements = UnknownObservabilityPropertyFailureAnalyzer.elements(name);
 			PropertyTree.Unknown unknown = PropertyTree.find(elements, false);
 			if (unknown != null) {
-				throw new InvalidObservabilityPropertyException(written, value,
+				throw InvalidObservabilityPropertyException.inNamedSource(written, value,
 						unknownReason(elements.get(unknown.index()), unknown)
 								+ ", so the system property binds to nothing (Spring Boot does not check system "
 								+ "properties for unknown names)",

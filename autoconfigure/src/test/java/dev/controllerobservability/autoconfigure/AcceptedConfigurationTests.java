@@ -1,6 +1,7 @@
 package dev.controllerobservability.autoconfigure;
 
 import java.util.List;
+import java.util.Map;
 
 import io.micrometer.core.instrument.Tags;
 import org.junit.jupiter.api.Test;
@@ -19,6 +20,7 @@ import dev.controllerobservability.autoconfigure.ConfiguredApplication.Source;
 import dev.controllerobservability.catalog.MetricType;
 import dev.controllerobservability.exposition.ExposedFamily;
 import dev.controllerobservability.operations.ControllerOperations;
+import dev.controllerobservability.operations.OperationDefinition;
 import dev.controllerobservability.rules.AlertRule;
 import dev.controllerobservability.rules.RuleSet;
 import dev.controllerobservability.stability.StabilityLevel;
@@ -132,6 +134,25 @@ class AcceptedConfigurationTests {
 				.containsExactly("cluster=dev");
 			assertThat(settings.operations().definitions().get("bind").subsystem()).isEqualTo("allocation_controller");
 			assertThat(settings.maxLabelValues()).isEqualTo(50);
+		}
+	}
+
+	@Test
+	void oneWordMapKeyInAnEnvironmentVariableWithoutATwinDeclaresItsOwnEntry() {
+		ConfiguredApplication.Layered layered = new ConfiguredApplication.Layered("""
+				controller.observability:
+				  namespace: karpenter
+				  operations.definitions:
+				    issue-certificate: {subsystem: certmanager}
+				""", Map.of("CONTROLLER_OBSERVABILITY_OPERATIONS_DEFINITIONS_RECONCILE_BUCKETS", "0.1,0.5"));
+		try (ConfigurableApplicationContext context = layered.start()) {
+			Map<String, OperationDefinition> definitions = context.getBean(ControllerObservabilitySettings.class)
+				.operations()
+				.definitions();
+			assertThat(definitions).containsOnlyKeys("issue_certificate", "reconcile");
+			assertThat(definitions.get("reconcile").buckets()).containsExactly(0.1, 0.5);
+			assertThat(definitions.get("issue_certificate").buckets()).isEmpty();
+			assertThat(definitions.get("issue_certificate").subsystem()).isEqualTo("certmanager");
 		}
 	}
 

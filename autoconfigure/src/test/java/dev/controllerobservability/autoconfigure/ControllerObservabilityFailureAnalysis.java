@@ -13,7 +13,7 @@ final class ControllerObservabilityFailureAnalysis {
 
 	private static final List<FailureAnalyzer> ANALYZERS = List.of(
 			new UnknownObservabilityPropertyFailureAnalyzer(null), new ObservabilityBindFailureAnalyzer(),
-			new InvalidObservabilityPropertyFailureAnalyzer(), new MetricsLintFailureAnalyzer());
+			new InvalidObservabilityPropertyFailureAnalyzer(null), new MetricsLintFailureAnalyzer());
 
 	private ControllerObservabilityFailureAnalysis() {
 	}

@@ -16,6 +16,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ConfigurableApplicationContext;
 
 import dev.controllerobservability.autoconfigure.ConfiguredApplication.Source;
 
@@ -316,13 +317,54 @@ class RefusedConfigurationTests {
 								""", P + "operations.backend", "prometheus",
 						"the application has no single PrometheusRegistry bean",
 						"Set management.prometheus.metrics.export.enabled=true: "
-								+ "management.defaults.metrics.export.enabled=false in URL [file:"));
+								+ "management.defaults.metrics.export.enabled=false in URL [file:"),
+				new Refused("operation key with '-' spelt as one word in an environment variable", Source.YAML, """
+						controller.observability.operations.definitions:
+						  issue-certificate: {subsystem: certmanager}
+						""",
+						Map.of("CONTROLLER_OBSERVABILITY_OPERATIONS_DEFINITIONS_ISSUECERTIFICATE_BUCKETS", "0.1,0.5"),
+						"CONTROLLER_OBSERVABILITY_OPERATIONS_DEFINITIONS_ISSUECERTIFICATE_BUCKETS", "0.1,0.5",
+						"environment variables cannot spell map keys containing '-' or '_', so ISSUECERTIFICATE "
+								+ "declares a separate entry 'issuecertificate' next to 'issue-certificate' (in URL [file:",
+						"set the key as written in application.yaml, application.properties or SPRING_APPLICATION_JSON "
+								+ "(controller.observability.operations.definitions.issue-certificate.buckets), or pass "
+								+ "-Dcontroller.observability.operations.definitions.issue-certificate.buckets=0.1,0.5"),
+				new Refused("catalog metric key with '_' spelt as one word in an environment variable", Source.YAML, """
+						controller.observability.metrics:
+						  certificates_expiring: {type: gauge, help: Certificates close to expiry.}
+						""", Map.of("CONTROLLER_OBSERVABILITY_METRICS_CERTIFICATESEXPIRING_STABILITY", "STABLE"),
+						"CONTROLLER_OBSERVABILITY_METRICS_CERTIFICATESEXPIRING_STABILITY", "STABLE",
+						"so CERTIFICATESEXPIRING declares a separate entry 'certificatesexpiring' next to "
+								+ "'certificates_expiring'",
+						"(controller.observability.metrics.certificates_expiring.stability), or pass "
+								+ "-Dcontroller.observability.metrics.certificates_expiring.stability=STABLE"),
+				new Refused("empty namespace in an environment variable over a valid file", Source.YAML, """
+						controller.observability.namespace: karpenter
+						""", Map.of("CONTROLLER_OBSERVABILITY_NAMESPACE", ""), P + "namespace", "",
+						"a namespace must be a snake_case Prometheus name",
+						"Set it to a name such as 'my_controller' in System Environment Property "
+								+ "\"CONTROLLER_OBSERVABILITY_NAMESPACE\""),
+				new Refused("empty common tag value in an environment variable", Source.ENVIRONMENT, """
+						CONTROLLER_OBSERVABILITY_COMMONTAGS_CLUSTER=
+						""", P + "common-tags.cluster", "", "a tag value must not be empty",
+						"Give the tag a value, or remove it in System Environment Property "
+								+ "\"CONTROLLER_OBSERVABILITY_COMMONTAGS_CLUSTER\""),
+				new Refused("empty namespace in a system property", Source.SYSTEM_PROPERTIES, """
+						controller.observability.namespace=
+						""", P + "namespace", "", "a namespace must be a snake_case Prometheus name",
+						"Set it to a name such as 'my_controller' in \"controller.observability.namespace\" "
+								+ "from property source \"systemProperties\""),
+				new Refused("duration buckets out of order in a @PropertySource", Source.PROPERTY_SOURCE, """
+						controller.observability.duration-buckets=0.5,0.1
+						""", P + "duration-buckets[1]", "0.1", "bucket boundaries must be strictly increasing",
+						"List the boundaries in ascending order: [0.1, 0.5] in "
+								+ "\"controller.observability.duration-buckets\" from property source \"URL [file:"));
 	}
 
 	@ParameterizedTest(name = "{0}")
 	@MethodSource("badConfigurations")
 	void stopsStartUpWithAFailureAnalysis(Refused bad, CapturedOutput output) {
-		assertThatException().isThrownBy(() -> ConfiguredApplication.start(bad.source(), bad.content()).close());
+		assertThatException().isThrownBy(() -> bad.start().close());
 		assertThat(output).contains("APPLICATION FAILED TO START")
 			.contains("Property: " + bad.property() + System.lineSeparator())
 			.contains("Value: \"" + bad.value() + "\"" + System.lineSeparator())
@@ -345,6 +387,23 @@ class RefusedConfigurationTests {
 	}
 
 	@Test
+	void refusesAVariableSpellingAsOneWordAnOperationDeclaredWithoutSettings(CapturedOutput output) {
+		ConfiguredApplication.Layered layered = new ConfiguredApplication.Layered("""
+				controller.observability:
+				  namespace: certmanager
+				  operations.definitions:
+				    issue-certificate: {}
+				""", Map.of("CONTROLLER_OBSERVABILITY_OPERATIONS_DEFINITIONS_ISSUECERTIFICATE_BUCKETS", "0.1,0.5"));
+		assertThatException().isThrownBy(() -> layered.start().close());
+		assertThat(output)
+			.contains("Property: CONTROLLER_OBSERVABILITY_OPERATIONS_DEFINITIONS_ISSUECERTIFICATE_BUCKETS"
+					+ System.lineSeparator())
+			.contains("so ISSUECERTIFICATE declares a separate entry 'issuecertificate' next to 'issue-certificate', "
+					+ "and Spring Boot applies the variable to both")
+			.contains("-Dcontroller.observability.operations.definitions.issue-certificate.buckets=0.1,0.5");
+	}
+
+	@Test
 	void reliabilityDocsCountEveryCase() throws IOException {
 		String reliability = Files.readString(Path.of("..", "docs", "reliability.md"));
 		Matcher count = Pattern.compile("bad configurations refused: (\\d+) of (\\d+)").matcher(reliability);
@@ -359,17 +418,29 @@ class RefusedConfigurationTests {
 	 * @param title what is wrong
 	 * @param source where it is given
 	 * @param content the configuration
+	 * @param variables environment variables over a YAML {@code content}, which take
+	 * precedence over it
 	 * @param property the property the analysis names
 	 * @param value the value it shows
 	 * @param reason part of the reason
 	 * @param action part of the action
 	 */
-	record Refused(String title, Source source, String content, String property, String value, String reason,
-			String action) {
+	record Refused(String title, Source source, String content, Map<String, String> variables, String property,
+			String value, String reason, String action) {
+
+		Refused(String title, Source source, String content, String property, String value, String reason,
+				String action) {
+			this(title, source, content, Map.of(), property, value, reason, action);
+		}
+
+		ConfigurableApplicationContext start() {
+			return this.variables.isEmpty() ? ConfiguredApplication.start(this.source, this.content)
+					: new ConfiguredApplication.Layered(this.content, this.variables).start();
+		}
 
 		@Override
 		public String toString() {
-			return this.title + " (" + this.source + ")";
+			return this.title + " (" + this.source + (this.variables.isEmpty() ? "" : " under ENVIRONMENT") + ")";
 		}
 
 	}
