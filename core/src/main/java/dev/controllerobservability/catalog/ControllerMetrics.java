@@ -3,6 +3,7 @@ package dev.controllerobservability.catalog;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +20,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
+import org.jspecify.annotations.Nullable;
 
 import dev.controllerobservability.internal.cardinality.CardinalityLimiter;
 import dev.controllerobservability.internal.catalog.MetricCatalog;
@@ -327,16 +329,7 @@ public class ControllerMetrics {
 	public void refreshCollectors() {
 		for (CollectorRegistration registration : this.collectors) {
 			try {
-				Map<Tags, Double> values = new LinkedHashMap<>();
-				registration.collector.collect((value, labelKeyValues) -> values
-					.merge(tags(registration.metric, labelKeyValues, false), value, Double::sum));
-				Map<Tags, Double> capped = capCollected(registration.metric, values);
-				List<MultiGauge.Row<?>> rows = new ArrayList<>(capped.size());
-				capped.forEach((tags, value) -> rows.add(MultiGauge.Row.of(tags, value)));
-				registration.primary.register(rows, true);
-				if (registration.alias != null) {
-					registration.alias.register(rows, true);
-				}
+				registration.refresh(this);
 			}
 			catch (RuntimeException ex) {
 				this.failures.record("collection of " + registration.metric.definition.name(), ex);
@@ -596,8 +589,51 @@ public class ControllerMetrics {
 	private record Alias(String meterName, String help) {
 	}
 
-	private record CollectorRegistration(Registered metric, MetricCollector collector, MultiGauge primary,
-			MultiGauge alias) {
+	/**
+	 * A collector and the gauges it feeds. A series it reports again keeps its meter and
+	 * gets the new value, so a scrape running beside the refresh (two Prometheus servers,
+	 * or a scrape and an endpoint) never misses it; only series no longer reported are
+	 * removed.
+	 */
+	private static final class CollectorRegistration {
+
+		private final Registered metric;
+
+		private final MetricCollector collector;
+
+		private final MultiGauge primary;
+
+		private final @Nullable MultiGauge alias;
+
+		/** The current value of each series, as the bits of a double. */
+		private final Map<Tags, AtomicLong> values = new HashMap<>();
+
+		CollectorRegistration(Registered metric, MetricCollector collector, MultiGauge primary,
+				@Nullable MultiGauge alias) {
+			this.metric = metric;
+			this.collector = collector;
+			this.primary = primary;
+			this.alias = alias;
+		}
+
+		synchronized void refresh(ControllerMetrics metrics) {
+			Map<Tags, Double> collected = new LinkedHashMap<>();
+			this.collector.collect((value, labelKeyValues) -> collected
+				.merge(metrics.tags(this.metric, labelKeyValues, false), value, Double::sum));
+			Map<Tags, Double> capped = metrics.capCollected(this.metric, collected);
+			List<MultiGauge.Row<?>> rows = new ArrayList<>(capped.size());
+			capped.forEach((tags, value) -> {
+				AtomicLong bits = this.values.computeIfAbsent(tags, (key) -> new AtomicLong());
+				bits.set(Double.doubleToLongBits(value));
+				rows.add(MultiGauge.Row.of(tags, bits, (state) -> Double.longBitsToDouble(state.get())));
+			});
+			this.values.keySet().retainAll(capped.keySet());
+			this.primary.register(rows, false);
+			if (this.alias != null) {
+				this.alias.register(rows, false);
+			}
+		}
+
 	}
 
 }

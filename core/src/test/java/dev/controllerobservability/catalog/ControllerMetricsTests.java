@@ -173,6 +173,32 @@ class ControllerMetricsTests {
 	}
 
 	@Test
+	void keepsTheMeterOfASeriesReportedAgainSoAConcurrentScrapeNeverMissesIt() throws Exception {
+		ControllerMetrics metrics = metrics("1.4.0");
+		AtomicInteger running = new AtomicInteger(2);
+		metrics.collect("pods_by_phase", (samples) -> samples.add(running.get(), "phase", "Running"));
+		metrics.refreshCollectors();
+		Meter first = this.registry.get("karpenter.pods_by_phase").tags("phase", "Running").gauge();
+		Thread refreshing = new Thread(() -> {
+			for (int i = 0; i < 20_000; i++) {
+				running.incrementAndGet();
+				metrics.refreshCollectors();
+			}
+		});
+		refreshing.start();
+		int missed = 0;
+		while (refreshing.isAlive()) {
+			if (this.registry.find("karpenter.pods_by_phase").tags("phase", "Running").gauge() == null) {
+				missed++;
+			}
+		}
+		refreshing.join();
+		assertThat(missed).as("lookups that found no Running series").isZero();
+		assertThat(this.registry.get("karpenter.pods_by_phase").tags("phase", "Running").gauge()).isSameAs(first);
+		assertThat(phaseValue("Running")).isEqualTo(20_002);
+	}
+
+	@Test
 	void remembersTheCounterOfALabelSetThatResolvesToItself() {
 		ControllerMetrics metrics = metrics("1.5.0");
 		MetricCounter first = metrics.counter("rounds_total", "result", "success");
