@@ -110,6 +110,7 @@ record ControllerObservabilitySettings(String namespace, Tags commonTags, List<D
 		Map<String, OperationDefinitionProperties> configured = new LinkedHashMap<>(properties.getDefinitions());
 		// bind: {} declares an operation too, though YAML leaves no property for it.
 		EmptyOperationDefinitions.find(environment)
+			.keySet()
 			.forEach((name) -> configured.putIfAbsent(name, new OperationDefinitionProperties()));
 		Map<String, OperationDefinition> definitions = definitions(configured);
 		int maxOperations = atLeastOne("operations.max-operations", properties.getMaxOperations());

@@ -4,16 +4,14 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.NodeTuple;
@@ -48,20 +46,23 @@ final class EmptyOperationDefinitions {
 	 * Names of the operations declared as {@code <op>: {}} in the environment's YAML
 	 * sources.
 	 * @param environment the environment
-	 * @return the operation names as written, in order of appearance
+	 * @return the operation names as written, in order of appearance, each with the place
+	 * of its key in the YAML resource
 	 */
-	static Set<String> find(Environment environment) {
-		Set<String> operations = new LinkedHashSet<>();
+	static Map<String, Origin> find(Environment environment) {
+		Map<String, Origin> operations = new LinkedHashMap<>();
 		if (!(environment instanceof ConfigurableEnvironment configurable)) {
 			return operations;
 		}
 		for (Map.Entry<Resource, Set<Integer>> document : activeYamlLines(configurable).entrySet()) {
-			for (String path : emptyMaps(document.getKey(), document.getValue())) {
+			emptyMaps(document.getKey(), document.getValue()).forEach((path, mark) -> {
 				ConfigurationPropertyName name = ConfigurationPropertyName.adapt(path, '.');
 				if (DEFINITIONS.isParentOf(name)) {
-					operations.add(name.getLastElement(ConfigurationPropertyName.Form.ORIGINAL));
+					operations.putIfAbsent(name.getLastElement(ConfigurationPropertyName.Form.ORIGINAL),
+							new TextResourceOrigin(document.getKey(),
+									new TextResourceOrigin.Location(mark.getLine(), mark.getColumn())));
 				}
-			}
+			});
 		}
 		return operations;
 	}
@@ -89,15 +90,18 @@ final class EmptyOperationDefinitions {
 		return filename != null && (filename.endsWith(".yaml") || filename.endsWith(".yml"));
 	}
 
-	/** Dotted paths of the empty maps in the documents of a resource that hold a line. */
-	private static List<String> emptyMaps(Resource resource, Set<Integer> activeLines) {
-		List<String> paths = new ArrayList<>();
+	/**
+	 * Dotted paths of the empty maps in the documents of a resource that hold a line,
+	 * each with the place of its key.
+	 */
+	private static Map<String, Mark> emptyMaps(Resource resource, Set<Integer> activeLines) {
+		Map<String, Mark> paths = new LinkedHashMap<>();
 		try (Reader reader = new InputStreamReader(resource.getInputStream(), StandardCharsets.UTF_8)) {
 			for (Node document : new Yaml(new LoaderOptions()).composeAll(reader)) {
 				int first = document.getStartMark().getLine();
 				int last = document.getEndMark().getLine();
 				if (activeLines.stream().anyMatch((line) -> line >= first && line <= last)) {
-					collect(document, "", paths);
+					collect(document, "", document.getStartMark(), paths);
 				}
 			}
 		}
@@ -108,34 +112,38 @@ final class EmptyOperationDefinitions {
 		return paths;
 	}
 
-	/** Flattens as Spring's YAML loader does, but records empty maps. */
-	private static void collect(Node node, String path, List<String> paths) {
+	/**
+	 * Flattens as Spring's YAML loader does, but records empty maps with the place of
+	 * their key.
+	 */
+	private static void collect(Node node, String path, Mark place, Map<String, Mark> paths) {
 		if (node instanceof MappingNode mapping) {
 			if (mapping.getValue().isEmpty() && !path.isEmpty()) {
-				paths.add(path);
+				paths.putIfAbsent(path, place);
 			}
 			for (NodeTuple entry : mapping.getValue()) {
 				if (entry.getKeyNode() instanceof ScalarNode key && key.getValue().equals("<<")) {
 					merge(entry.getValueNode(), path, paths);
 				}
-				else if (entry.getKeyNode() instanceof ScalarNode key) {
-					collect(entry.getValueNode(), child(path, key.getValue()), paths);
+				else if (entry.getKeyNode() instanceof ScalarNode name) {
+					collect(entry.getValueNode(), child(path, name.getValue()), name.getStartMark(), paths);
 				}
 			}
 		}
 		else if (node instanceof SequenceNode sequence) {
 			for (int i = 0; i < sequence.getValue().size(); i++) {
-				collect(sequence.getValue().get(i), path + "[" + i + "]", paths);
+				Node item = sequence.getValue().get(i);
+				collect(item, path + "[" + i + "]", item.getStartMark(), paths);
 			}
 		}
 	}
 
-	private static void merge(Node merged, String path, List<String> paths) {
+	private static void merge(Node merged, String path, Map<String, Mark> paths) {
 		if (merged instanceof SequenceNode sequence) {
-			sequence.getValue().forEach((node) -> collect(node, path, paths));
+			sequence.getValue().forEach((node) -> collect(node, path, node.getStartMark(), paths));
 		}
 		else {
-			collect(merged, path, paths);
+			collect(merged, path, merged.getStartMark(), paths);
 		}
 	}
 

@@ -12,6 +12,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.origin.Origin;
 import org.springframework.boot.origin.PropertySourceOrigin;
+import org.springframework.boot.origin.TextResourceOrigin;
 import org.springframework.core.env.PropertySource;
 
 /**
@@ -63,14 +64,21 @@ final class EnvironmentVariableMapKeys {
 	 * {@code bind: {}}.
 	 * @param map the elements of the map's name below {@code controller.observability}
 	 * @param key the key as written
+	 * @param origin where the key is written
 	 */
-	void addWritten(List<String> map, String key) {
-		add(map, key, null);
+	void addWritten(List<String> map, String key, Origin origin) {
+		add(map, key, origin);
 	}
 
+	/**
+	 * Records a key; a place in a text resource replaces one that names only the property
+	 * source, as when a YAML loader keeps an empty map as an empty value.
+	 */
 	private void add(List<String> map, String key, @Nullable Origin origin) {
+		Written written = new Written(String.join(".", map), key, origin);
 		this.written.computeIfAbsent(normalized(map), (path) -> new LinkedHashMap<>())
-			.putIfAbsent(key, new Written(String.join(".", map), key, origin));
+			.merge(key, written, (first, second) -> (!(first.origin() instanceof TextResourceOrigin)
+					&& second.origin() instanceof TextResourceOrigin) ? second : first);
 	}
 
 	/**

@@ -79,7 +79,8 @@ final class PropertySourceNames {
 			}
 		}
 		EmptyOperationDefinitions.find(environment)
-			.forEach((operation) -> mapKeys.addWritten(List.of("operations", "definitions"), operation));
+			.forEach(
+					(operation, origin) -> mapKeys.addWritten(List.of("operations", "definitions"), operation, origin));
 		variables.forEach((variable, value) -> {
 			List<String> tokens = tokens(variable);
 			if (tokens != null) {

@@ -398,8 +398,8 @@ class RefusedConfigurationTests {
 		assertThat(output)
 			.contains("Property: CONTROLLER_OBSERVABILITY_OPERATIONS_DEFINITIONS_ISSUECERTIFICATE_BUCKETS"
 					+ System.lineSeparator())
-			.contains("so ISSUECERTIFICATE declares a separate entry 'issuecertificate' next to 'issue-certificate', "
-					+ "and Spring Boot applies the variable to both")
+			.containsPattern("so ISSUECERTIFICATE declares a separate entry 'issuecertificate' next to "
+					+ "'issue-certificate' \\(in [^)]+\\.yaml] - 4:5\\), and Spring Boot applies the variable to both")
 			.contains("-Dcontroller.observability.operations.definitions.issue-certificate.buckets=0.1,0.5");
 	}
 
