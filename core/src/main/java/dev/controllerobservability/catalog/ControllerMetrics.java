@@ -26,6 +26,7 @@ import dev.controllerobservability.internal.cardinality.CardinalityLimiter;
 import dev.controllerobservability.internal.catalog.MetricCatalog;
 import dev.controllerobservability.internal.catalog.SelfMetrics;
 import dev.controllerobservability.exposition.ExposedFamily;
+import dev.controllerobservability.internal.catalog.LabelSetIndex;
 import dev.controllerobservability.internal.catalog.SeriesCache;
 import dev.controllerobservability.internal.metrics.MetricConventions;
 import dev.controllerobservability.RecordingFailures;
@@ -64,6 +65,9 @@ public class ControllerMetrics {
 	private final double[] defaultBuckets;
 
 	private final Map<String, Registered> metrics = new LinkedHashMap<>();
+
+	/** The series of one-label counters, found by name, key and value in one lookup. */
+	private final LabelSetIndex<MetricCounter> oneLabelCounters = new LabelSetIndex<>();
 
 	private final List<CollectorRegistration> collectors = new CopyOnWriteArrayList<>();
 
@@ -107,7 +111,8 @@ public class ControllerMetrics {
 			String help = StabilityPolicy.help(definition.stability(), visibility, deprecated, definition.help());
 			Registered registered = new Registered(definition, visibility.isExposed(),
 					catalog.meterName(definition.name(), definition.type()), help, alias,
-					catalog.exposedName(definition.name()), limiter.maxSeriesPerMetric());
+					catalog.exposedName(definition.name()), new SeriesCache<>(definition.name(), definition.labels(),
+							limiter.maxSeriesPerMetric(), this.oneLabelCounters));
 			// Interned, as the literals callers pass are: a lookup then matches by
 			// identity
 			// instead of comparing the characters.
@@ -134,9 +139,8 @@ public class ControllerMetrics {
 	 * @throws IllegalArgumentException if the counter or the label key is not declared
 	 */
 	public MetricCounter counter(String name, String key, String value) {
-		Registered metric = this.metrics.get(name);
-		if (metric != null && metric.definition.type() == MetricType.COUNTER) {
-			MetricCounter cached = metric.counters.get(key, value);
+		if (name != null && key != null && value != null) {
+			MetricCounter cached = this.oneLabelCounters.get(name, key, value);
 			if (cached != null) {
 				return cached;
 			}
@@ -568,9 +572,9 @@ public class ControllerMetrics {
 		final SeriesCache<MetricCounter> counters;
 
 		Registered(MetricDefinition definition, boolean exposed, String meterName, String help, Alias alias,
-				String exposedName, int maxCached) {
+				String exposedName, SeriesCache<MetricCounter> counters) {
 			this.definition = definition;
-			this.counters = new SeriesCache<>(definition.labels(), maxCached);
+			this.counters = counters;
 			this.exposed = exposed;
 			this.meterName = meterName;
 			this.help = help;

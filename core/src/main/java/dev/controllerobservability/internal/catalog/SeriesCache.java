@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
@@ -14,11 +15,16 @@ import org.jspecify.annotations.Nullable;
  * looking a series up by name again costs a hash lookup instead of resolving its labels.
  * Only label sets that resolve to themselves are remembered: a value the cardinality
  * limits replace, truncate or fold into the overflow series is resolved, and counted, on
- * every call. At most {@code maxSize} label sets are remembered.
+ * every call. At most {@code maxSize} label sets are remembered. The series of one-label
+ * metrics live in a {@link LabelSetIndex} the metrics share, so that a caller can find
+ * one by name, key and value in a single lookup.
  *
  * @param <T> the series type
  */
 public final class SeriesCache<T> {
+
+	/** The metric's name, interned as the literal names callers pass are. */
+	private final String name;
 
 	private final List<String> labels;
 
@@ -27,22 +33,29 @@ public final class SeriesCache<T> {
 
 	private final int maxSize;
 
-	/** Series by label value, for the common metric with one label. */
-	private final ConcurrentMap<String, T> byValue = new ConcurrentHashMap<>();
+	/** Series by label value, for the common metric with one label: shared by metrics. */
+	private final LabelSetIndex<T> oneLabelSeries;
+
+	/** How many series this metric added to {@link #oneLabelSeries}. */
+	private final AtomicInteger oneLabelSize = new AtomicInteger();
 
 	/** Series by label keys and values, for metrics with none or several labels. */
 	private final ConcurrentMap<KeyValues, T> byKeyValues = new ConcurrentHashMap<>();
 
 	/**
 	 * Creates an empty cache.
+	 * @param name the metric's declared name
 	 * @param labels the metric's declared label keys
 	 * @param maxSize most label sets remembered
+	 * @param oneLabelSeries where the series of one-label metrics are remembered
 	 */
-	public SeriesCache(List<String> labels, int maxSize) {
+	public SeriesCache(String name, List<String> labels, int maxSize, LabelSetIndex<T> oneLabelSeries) {
+		this.name = name.intern();
 		this.labels = List.copyOf(labels);
 		// Interned, as the literal keys callers pass are, so that they match by identity.
 		this.onlyLabel = (labels.size() == 1) ? labels.get(0).intern() : null;
 		this.maxSize = maxSize;
+		this.oneLabelSeries = oneLabelSeries;
 	}
 
 	/**
@@ -51,24 +64,11 @@ public final class SeriesCache<T> {
 	 * @return the series, or {@code null}
 	 */
 	public @Nullable T get(String[] labelKeyValues) {
-		if (this.labels.size() == 1) {
-			return (labelKeyValues.length == 2) ? get(labelKeyValues[0], labelKeyValues[1]) : null;
+		if (this.onlyLabel != null) {
+			return (labelKeyValues.length == 2 && labelKeyValues[0] != null && labelKeyValues[1] != null)
+					? this.oneLabelSeries.get(this.name, labelKeyValues[0], labelKeyValues[1]) : null;
 		}
 		return this.byKeyValues.get(new KeyValues(labelKeyValues));
-	}
-
-	/**
-	 * The series remembered for one label key and value, as a caller passes them.
-	 * @param key the label key
-	 * @param value the label value
-	 * @return the series, or {@code null}
-	 */
-	public @Nullable T get(@Nullable String key, @Nullable String value) {
-		String label = this.onlyLabel;
-		if (label == null || value == null || !label.equals(key)) {
-			return null;
-		}
-		return this.byValue.get(value);
 	}
 
 	/**
@@ -81,9 +81,12 @@ public final class SeriesCache<T> {
 		if (labelKeyValues.length != 2 * this.labels.size() || !resolvesToItself(labelKeyValues, resolved)) {
 			return;
 		}
-		if (this.labels.size() == 1) {
-			if (this.byValue.size() < this.maxSize) {
-				this.byValue.putIfAbsent(labelKeyValues[1], series);
+		if (this.onlyLabel != null) {
+			// A place is taken before the series is added, so that racing callers
+			// never exceed the bound.
+			if (this.oneLabelSize.incrementAndGet() > this.maxSize
+					|| !this.oneLabelSeries.put(this.name, this.onlyLabel, labelKeyValues[1], series)) {
+				this.oneLabelSize.decrementAndGet();
 			}
 		}
 		else if (this.byKeyValues.size() < this.maxSize) {
