@@ -1,5 +1,8 @@
 package dev.controllerobservability.autoconfigure;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
@@ -20,6 +23,12 @@ import org.springframework.core.env.Environment;
  */
 class InvalidObservabilityPropertyFailureAnalyzer
 		extends AbstractFailureAnalyzer<InvalidObservabilityPropertyException> {
+
+	/**
+	 * Elements of a name below which a parent is an entry:
+	 * controller.observability.alerts.X.
+	 */
+	private static final int ENTRY_DEPTH = 4;
 
 	private final @Nullable Environment environment;
 
@@ -46,23 +55,45 @@ class InvalidObservabilityPropertyFailureAnalyzer
 	/**
 	 * Where the value of a property came from: the first property source that has it,
 	 * which is the one the binder read. A list element may come as the whole list (a
-	 * comma-separated environment variable), a map entry as the properties below it.
+	 * comma-separated environment variable), a map entry as the properties below it, a
+	 * key Spring Boot only reads in brackets (such as {@code snap:age_seconds}) as
+	 * written so, and a setting left out (an alert without a summary) as the entry it is
+	 * missing from.
 	 */
 	private @Nullable Origin origin(String property) {
 		if (this.environment == null) {
 			return null;
 		}
-		ConfigurationPropertyName name;
+		List<ConfigurationPropertyName> names = new ArrayList<>();
 		try {
-			name = ConfigurationPropertyName.adapt(property, '.');
+			names.add(ConfigurationPropertyName.adapt(property, '.'));
 		}
 		catch (RuntimeException ex) {
-			// A name Spring Boot cannot read still deserves its analysis, without origin.
-			return null;
+			// A name Spring Boot cannot read still deserves its analysis.
 		}
-		if (name.isEmpty()) {
-			return null;
+		ConfigurationPropertyName bracketed = bracketed(property);
+		if (bracketed != null) {
+			names.add(bracketed);
 		}
+		names.removeIf(ConfigurationPropertyName::isEmpty);
+		for (ConfigurationPropertyName name : names) {
+			Origin origin = origin(name);
+			if (origin != null) {
+				return origin;
+			}
+		}
+		for (ConfigurationPropertyName name : names) {
+			if (name.getNumberOfElements() > ENTRY_DEPTH) {
+				Origin origin = origin(name.getParent());
+				if (origin != null) {
+					return origin;
+				}
+			}
+		}
+		return null;
+	}
+
+	private @Nullable Origin origin(ConfigurationPropertyName name) {
 		ConfigurationPropertyName list = name.isLastElementIndexed() ? name.getParent() : null;
 		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(this.environment)) {
 			ConfigurationProperty found = source.getConfigurationProperty(name);
@@ -83,10 +114,24 @@ class InvalidObservabilityPropertyFailureAnalyzer
 		return null;
 	}
 
+	/** The name with every element Spring Boot cannot read outside brackets bracketed. */
+	private static @Nullable ConfigurationPropertyName bracketed(String property) {
+		StringBuilder name = new StringBuilder();
+		for (String element : property.split("\\.")) {
+			if (ConfigurationPropertyName.isValid(element)) {
+				name.append(name.isEmpty() ? "" : ".").append(element);
+			}
+			else {
+				name.append('[').append(element).append(']');
+			}
+		}
+		return ConfigurationPropertyName.isValid(name) ? ConfigurationPropertyName.of(name) : null;
+	}
+
 	static FailureAnalysis analysis(String property, Object value, String reason, String action, Throwable cause) {
 		String description = String.format(
-				"Invalid controller observability configuration:%n%n    Property: %s%n    Value: \"%s\"%n    Reason: %s",
-				property, value, reason);
+				"Invalid controller observability configuration:%n%n    Property: %s%n    Value: %s%n    Reason: %s",
+				property, (value != null) ? "\"" + value + "\"" : "(not set)", reason);
 		return new FailureAnalysis(description, action, cause);
 	}
 

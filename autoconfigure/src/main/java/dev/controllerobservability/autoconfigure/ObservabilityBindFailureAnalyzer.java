@@ -40,13 +40,14 @@ class ObservabilityBindFailureAnalyzer extends AbstractFailureAnalyzer<BindExcep
 		Object value = (property != null) ? property.getValue() : null;
 		ResolvableType type = cause.getTarget().getType();
 		Class<?> resolved = type.resolve(Object.class);
+		// Map keys as written: alerts.LaunchErrors.severity, not alerts.launcherrors, and
+		// metrics.snapshot_size_bytes, not metrics.snapshotsizebytes.
+		String name = UnknownObservabilityPropertyFailureAnalyzer.asWritten(cause.getName());
+		String origin = (property != null && property.getOrigin() != null) ? " in " + property.getOrigin() : "";
 		if (resolved.isEnum()) {
-			// Map keys as written: alerts.LaunchErrors.severity, not alerts.launcherrors.
-			String origin = (property != null && property.getOrigin() != null) ? " in " + property.getOrigin() : "";
 			List<String> allowed = allowedValues(resolved);
 			String last = String.join(" or ", allowed.subList(allowed.size() - 1, allowed.size()));
-			return InvalidObservabilityPropertyFailureAnalyzer.analysis(
-					UnknownObservabilityPropertyFailureAnalyzer.asWritten(cause.getName()), value,
+			return InvalidObservabilityPropertyFailureAnalyzer.analysis(name, value,
 					"the " + cause.getName().getLastElement(ConfigurationPropertyName.Form.DASHED).replace('-', ' ')
 							+ " is unknown: it is none of " + String.join(", ", allowed.subList(0, allowed.size() - 1))
 							+ " or " + last + " (upper or lower case)",
@@ -57,9 +58,9 @@ class ObservabilityBindFailureAnalyzer extends AbstractFailureAnalyzer<BindExcep
 		while (root.getCause() != null) {
 			root = root.getCause();
 		}
-		return InvalidObservabilityPropertyFailureAnalyzer.analysis(cause.getName().toString(), value,
+		return InvalidObservabilityPropertyFailureAnalyzer.analysis(name, value,
 				"the value cannot be read as " + form + " (" + root.getMessage() + ")",
-				"Set it to " + form + example(type) + ".", cause);
+				"Set it to " + form + example(type) + origin + ".", cause);
 	}
 
 	/** The values of an enum as the docs write them: stability levels in upper case. */

@@ -152,7 +152,13 @@ class UnknownObservabilityPropertyFailureAnalyzer
 	static String asWritten(ConfigurationPropertyName name) {
 		StringBuilder written = new StringBuilder();
 		for (int i = 0; i < name.getNumberOfElements(); i++) {
-			written.append((i > 0) ? "." : "").append(name.getElement(i, ConfigurationPropertyName.Form.ORIGINAL));
+			String element = name.getElement(i, ConfigurationPropertyName.Form.ORIGINAL);
+			if (name.isNumericIndex(i)) {
+				written.append('[').append(element).append(']');
+			}
+			else {
+				written.append((i > 0) ? "." : "").append(element);
+			}
 		}
 		return written.toString();
 	}

@@ -354,6 +354,24 @@ class RefusedConfigurationTests {
 						""", P + "namespace", "", "a namespace must be a snake_case Prometheus name",
 						"Set it to a name such as 'my_controller' in \"controller.observability.namespace\" "
 								+ "from property source \"systemProperties\""),
+				new Refused("a word in the buckets of a metric named with underscores", Source.PROPERTIES, """
+						controller.observability.metrics.snapshot_size_bytes.type=histogram
+						controller.observability.metrics.snapshot_size_bytes.help=Snapshot sizes.
+						controller.observability.metrics.snapshot_size_bytes.buckets=1,x
+						""", P + "metrics.snapshot_size_bytes.buckets", "1,x", "cannot be read as a list of numbers",
+						"Set it to a list of numbers, such as [0.1, 1, 10] in URL [file:"),
+				new Refused("a word among duration buckets", Source.YAML, """
+						controller.observability.duration-buckets: [1, fast]
+						""", P + "duration-buckets[1]", "fast", "the value cannot be read as a number",
+						"Set it to a number in URL [file:"),
+				new Refused("a metric key in brackets that is no metric name", Source.YAML, """
+						controller.observability.metrics.[snap:age_seconds]: {type: gauge, help: Snapshot age.}
+						""", P + "metrics.snap:age_seconds", "snap:age_seconds", "a metric name must be snake_case",
+						"Use a name such as 'snap_age_seconds' in URL [file:"),
+				new Refused("an alert without a summary", Source.YAML, """
+						controller.observability.alerts.BackupStuck: {expr: "vector(1) > 0", severity: warning}
+						""", P + "alerts.BackupStuck.summary", null, "every alert needs a summary",
+						"fail' in URL [file:"),
 				new Refused("duration buckets out of order in a @PropertySource", Source.PROPERTY_SOURCE, """
 						controller.observability.duration-buckets=0.5,0.1
 						""", P + "duration-buckets[1]", "0.1", "bucket boundaries must be strictly increasing",
@@ -367,7 +385,8 @@ class RefusedConfigurationTests {
 		assertThatException().isThrownBy(() -> bad.start().close());
 		assertThat(output).contains("APPLICATION FAILED TO START")
 			.contains("Property: " + bad.property() + System.lineSeparator())
-			.contains("Value: \"" + bad.value() + "\"" + System.lineSeparator())
+			.contains("Value: " + ((bad.value() != null) ? "\"" + bad.value() + "\"" : "(not set)")
+					+ System.lineSeparator())
 			.contains(bad.reason())
 			.contains(bad.action());
 	}
