@@ -47,7 +47,8 @@ class FailureAnalysisIntegrationTests {
 		assertThatException().isThrownBy(() -> start("--controller.observability.max-label-values=many"));
 		assertThat(output).contains("APPLICATION FAILED TO START",
 				"Property: controller.observability.max-label-values", "Value: \"many\"",
-				"Set it to a whole number, such as 200.");
+				"Set it to a whole number, such as 200 in \"controller.observability.max-label-values\" from property "
+						+ "source \"commandLineArgs\".");
 	}
 
 	@Test
