@@ -24,6 +24,7 @@ import dev.controllerobservability.operations.ControllerOperations;
 import dev.controllerobservability.test.PrometheusServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * {@code controller.observability.operations.backend=prometheus} against a real
@@ -101,6 +102,19 @@ class PrometheusBackendIntegrationTests {
 		assertThat(this.prometheus.query("karpenter_bind_in_flight" + issued("text"))).hasSize(2)
 			.allSatisfy((sample) -> assertThat(sample.labels()).containsEntry("region", "eu")
 				.containsEntry("cluster", "dev"));
+	}
+
+	@Test
+	void keepsOnlyTheNativeFormWhereTheServerAsksForItOnPrometheus2() {
+		// What docs/operations.md warns about: Prometheus 2.x with native histograms
+		// keeps only the native form of a histogram that has both.
+		assumeTrue(
+				this.prometheus.selfMetrics().contains("prometheus_build_info{")
+						&& this.prometheus.selfMetrics().matches("(?s).*prometheus_build_info\\{[^}]*version=\"2\\..*"),
+				"a Prometheus 2.x server");
+		assertThat(this.prometheus.query("karpenter_bind_duration_seconds_count" + issued("controller"))).isEmpty();
+		assertThat(this.prometheus.query("karpenter_bind_duration_seconds_bucket" + issued("controller"))).isEmpty();
+		assertThat(this.prometheus.query("karpenter_bind_duration_seconds_count" + issued("text"))).hasSize(2);
 	}
 
 	@Test

@@ -412,10 +412,18 @@ public class ControllerMetrics {
 		}
 		String[] values = new String[labels.size()];
 		for (int i = 0; i < labelKeyValues.length; i += 2) {
+			if (labelKeyValues[i] == null) {
+				throw new IllegalArgumentException(
+						"A label key of metric '" + metric.definition.name() + "' is null; its labels are " + labels);
+			}
 			int index = labels.indexOf(labelKeyValues[i]);
 			if (index < 0) {
 				throw new IllegalArgumentException("Label '" + labelKeyValues[i] + "' is not declared for metric '"
 						+ metric.definition.name() + "'; its labels are " + labels);
+			}
+			if (values[index] != null) {
+				throw new IllegalArgumentException("Label '" + labelKeyValues[i] + "' of metric '"
+						+ metric.definition.name() + "' is given twice; give each of " + labels + " once");
 			}
 			String value = labelKeyValues[i + 1];
 			values[index] = (value != null && !value.isEmpty()) ? value : MetricConventions.NONE;

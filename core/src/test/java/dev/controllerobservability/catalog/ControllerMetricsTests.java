@@ -211,6 +211,18 @@ class ControllerMetricsTests {
 	}
 
 	@Test
+	void refusesANullOrRepeatedLabelKeyByName() {
+		ControllerMetrics metrics = metrics("1.5.0");
+		assertThatIllegalArgumentException().isThrownBy(() -> metrics.counter("rounds_total", null, "success"))
+			.withMessage("A label key of metric 'rounds_total' is null; its labels are [result]");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> metrics.counter("nodes_launched_total", "zone", "a", "zone", "b"))
+			.withMessage("Label 'zone' of metric 'nodes_launched_total' is given twice; give each of "
+					+ "[provisioner, zone] once");
+		assertThat(this.registry.find("karpenter.nodes_launched").counters()).isEmpty();
+	}
+
+	@Test
 	void recordsANullOrEmptyLabelValueAsNone() {
 		ControllerMetrics metrics = metrics("1.5.0");
 		metrics.counter("nodes_launched_total", "provisioner", "", "zone", "us-east-1a").increment();
