@@ -14,7 +14,6 @@ import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.info.ProjectInfoAutoConfiguration;
@@ -53,7 +52,7 @@ import dev.controllerobservability.internal.operations.OperationMeterObservation
 		ObservationAutoConfiguration.class, ProjectInfoAutoConfiguration.class })
 @ConditionalOnClass({ MeterRegistry.class, ObservationRegistry.class })
 @ConditionalOnBean({ MeterRegistry.class, ObservationRegistry.class })
-@ConditionalOnBooleanProperty(name = ControllerObservabilityProperties.PREFIX + ".enabled", matchIfMissing = true)
+@ConditionalOnObservabilitySwitch(ControllerObservabilityProperties.PREFIX + ".enabled")
 @EnableConfigurationProperties(ControllerObservabilityProperties.class)
 public final class ControllerObservabilityAutoConfiguration {
 

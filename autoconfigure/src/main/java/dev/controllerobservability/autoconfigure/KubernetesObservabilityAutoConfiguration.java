@@ -13,7 +13,6 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsProperties;
@@ -42,8 +41,7 @@ import dev.controllerobservability.RecordingFailures;
  */
 @AutoConfiguration(after = ControllerObservabilityAutoConfiguration.class)
 @ConditionalOnBean(RecordingFailures.class)
-@ConditionalOnBooleanProperty(name = ControllerObservabilityProperties.PREFIX + ".kubernetes.enabled",
-		matchIfMissing = true)
+@ConditionalOnObservabilitySwitch(ControllerObservabilityProperties.PREFIX + ".kubernetes.enabled")
 public final class KubernetesObservabilityAutoConfiguration {
 
 	@Bean

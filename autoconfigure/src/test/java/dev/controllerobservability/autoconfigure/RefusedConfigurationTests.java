@@ -372,6 +372,19 @@ class RefusedConfigurationTests {
 						controller.observability.alerts.BackupStuck: {expr: "vector(1) > 0", severity: warning}
 						""", P + "alerts.BackupStuck.summary", null, "every alert needs a summary",
 						"fail' in URL [file:"),
+				new Refused("a misspelt false for the starter's switch", Source.COMMAND_LINE, """
+						controller.observability.enabled=flase
+						""", P + "enabled", "flase", "a switch must be true or false",
+						"Set it to true or false in \"controller.observability.enabled\" from property source "
+								+ "\"commandLineArgs\""),
+				new Refused("a word for the Kubernetes switch", Source.YAML, """
+						controller.observability.kubernetes.enabled: disabled
+						""", P + "kubernetes.enabled", "disabled", "a switch must be true or false",
+						"Set it to true or false in URL [file:"),
+				new Refused("an empty switch in an environment variable", Source.ENVIRONMENT, """
+						CONTROLLER_OBSERVABILITY_ENABLED=
+						""", P + "enabled", "", "a switch must be true or false",
+						"Set it to true or false in System Environment Property \"CONTROLLER_OBSERVABILITY_ENABLED\""),
 				new Refused("duration buckets out of order in a @PropertySource", Source.PROPERTY_SOURCE, """
 						controller.observability.duration-buckets=0.5,0.1
 						""", P + "duration-buckets[1]", "0.1", "bucket boundaries must be strictly increasing",

@@ -47,6 +47,15 @@ class SwitchedOffStarterTests {
 	}
 
 	@Test
+	void readsTheSwitchAsTheBinderReadsABoolean(CapturedOutput output) {
+		assertThatException().isThrownBy(() -> ConfiguredApplication
+			.start(Source.PROPERTIES, "controller.observability.enabled=OFF\n", NeedsOperations.class)
+			.close());
+		assertThat(output).contains("but controller.observability.enabled is OFF (in URL [file:")
+			.contains("Remove controller.observability.enabled=OFF");
+	}
+
+	@Test
 	void leavesOtherMissingBeansToSpringBoot(CapturedOutput output) {
 		assertThatException().isThrownBy(() -> ConfiguredApplication
 			.start(Source.YAML, "controller.observability.namespace: karpenter\n", NeedsMissingBean.class)
