@@ -8,7 +8,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * the cost of a few reads per recording and no clock: every recording raises each of
  * three slots, and the slots are reset in turn when the gauge is read, one per 40 seconds
  * gone by. The value read is the largest duration of the last two minutes; when reads are
- * further apart than that, the largest since the previous read.
+ * further apart than that, the largest since the previous read, which the reads of the
+ * next 40 seconds still show.
  */
 final class WindowMax {
 
@@ -53,7 +54,13 @@ final class WindowMax {
 			this.slots.set(this.current, 0);
 			this.current = (this.current + 1) % SLOTS;
 		}
-		if (due > 0) {
+		if (due >= SLOTS - 1) {
+			// Reads were far apart and the slots above were reset only now, so they hold
+			// nothing recorded before this read: the current slot starts its 40 seconds
+			// now, or what this read shows could vanish at the next one.
+			this.rotatedAt = now;
+		}
+		else if (due > 0) {
 			this.rotatedAt += due * ROTATION_NANOS;
 		}
 		return this.slots.get(this.current) / 1e9;

@@ -47,4 +47,26 @@ class WindowMaxTests {
 		assertThat(max.poll(640 * SECOND)).isZero();
 	}
 
+	@Test
+	void showsItForFortySecondsAfterAReadBetweenTwoRotations() {
+		WindowMax max = new WindowMax(0);
+		max.record(3 * SECOND);
+		// 615 s is 15 s past a rotation: the next read due to rotate comes at 655 s.
+		assertThat(max.poll(615 * SECOND)).isEqualTo(3.0);
+		assertThat(max.poll(645 * SECOND)).isEqualTo(3.0);
+		assertThat(max.poll(654 * SECOND)).isEqualTo(3.0);
+		assertThat(max.poll(655 * SECOND)).isZero();
+	}
+
+	@Test
+	void showsItForFortySecondsAfterAReadThatMissedTwoRotations() {
+		WindowMax max = new WindowMax(0);
+		assertThat(max.poll(39 * SECOND)).isZero();
+		max.record(3 * SECOND);
+		// 119 s is two rotations after the previous read's slot began.
+		assertThat(max.poll(119 * SECOND)).isEqualTo(3.0);
+		assertThat(max.poll(158 * SECOND)).isEqualTo(3.0);
+		assertThat(max.poll(159 * SECOND)).isZero();
+	}
+
 }
