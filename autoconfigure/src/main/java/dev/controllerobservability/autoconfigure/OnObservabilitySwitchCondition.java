@@ -26,7 +26,7 @@ class OnObservabilitySwitchCondition extends SpringBootCondition {
 			.getAnnotationAttributes(ConditionalOnObservabilitySwitch.class.getName());
 		String name = String.valueOf((attributes != null) ? attributes.get("value") : null);
 		ConditionMessage.Builder message = ConditionMessage.forCondition(ConditionalOnObservabilitySwitch.class, name);
-		String value = context.getEnvironment().getProperty(name);
+		Object value = context.getEnvironment().getProperty(name, Object.class);
 		if (value == null) {
 			return ConditionOutcome.match(message.because("it is not set"));
 		}
@@ -42,17 +42,23 @@ class OnObservabilitySwitchCondition extends SpringBootCondition {
 	 * @throws InvalidObservabilityPropertyException when the value is no boolean
 	 */
 	static boolean isOn(String name, Object value) {
-		Boolean on;
-		try {
-			on = ApplicationConversionService.getSharedInstance().convert(value, Boolean.class);
+		if (value instanceof Boolean on) {
+			return on;
 		}
-		catch (ConversionException ex) {
-			on = null;
+		Boolean on = null;
+		if (value instanceof CharSequence text) {
+			try {
+				on = ApplicationConversionService.getSharedInstance().convert(text.toString(), Boolean.class);
+			}
+			catch (ConversionException ex) {
+				// Refused below.
+			}
 		}
 		if (on == null) {
-			throw new InvalidObservabilityPropertyException(name, value,
-					"a switch must be true or false; a value that is neither would turn the starter's "
-							+ "auto-configuration off without saying so",
+			throw new InvalidObservabilityPropertyException(name, value, "a switch must be true or false"
+					+ ((value instanceof Number) ? ", and an unquoted number in YAML is a number, which Spring Boot "
+							+ "does not bind to a boolean" : "")
+					+ "; a value that is neither would turn the starter's auto-configuration off without saying so",
 					"Set it to true or false");
 		}
 		return on;

@@ -381,6 +381,10 @@ class RefusedConfigurationTests {
 						controller.observability.kubernetes.enabled: disabled
 						""", P + "kubernetes.enabled", "disabled", "a switch must be true or false",
 						"Set it to true or false in URL [file:"),
+				new Refused("an unquoted YAML number for the starter's switch", Source.YAML, """
+						controller.observability.enabled: 0
+						""", P + "enabled", "0", "an unquoted number in YAML is a number",
+						"Set it to true or false in URL [file:"),
 				new Refused("an empty switch in an environment variable", Source.ENVIRONMENT, """
 						CONTROLLER_OBSERVABILITY_ENABLED=
 						""", P + "enabled", "", "a switch must be true or false",

@@ -1,9 +1,14 @@
 package dev.controllerobservability.autoconfigure;
 
+import java.util.List;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -55,6 +60,17 @@ class SwitchedOffStarterTests {
 			.contains("Remove controller.observability.enabled=OFF");
 	}
 
+	@ParameterizedTest
+	@CsvSource({ "YAML, controller.observability.enabled: '1'", "YAML, controller.observability.enabled: yes",
+			"PROPERTIES, controller.observability.enabled=On", "COMMAND_LINE, controller.observability.enabled=1",
+			"ENVIRONMENT, CONTROLLER_OBSERVABILITY_ENABLED=TRUE" })
+	void startsWithTheSwitchOnInAnySpellingOfTrue(Source source, String line) {
+		try (ConfigurableApplicationContext context = ConfiguredApplication.start(source, line + "\n",
+				NeedsOperations.class)) {
+			assertThat(context.getBean(ControllerOperations.class)).isNotNull();
+		}
+	}
+
 	@Test
 	void leavesOtherMissingBeansToSpringBoot(CapturedOutput output) {
 		assertThatException().isThrownBy(() -> ConfiguredApplication
@@ -70,7 +86,7 @@ class SwitchedOffStarterTests {
 
 		@Bean
 		Object reconciler(ControllerOperations operations) {
-			return operations;
+			return List.of(operations);
 		}
 
 	}

@@ -182,6 +182,11 @@ public class ControllerMetrics {
 			Counter alias = (metric.alias != null) ? counter(metric.alias.meterName, metric.alias.help, metric, tags)
 					: null;
 			return (amount) -> {
+				if (!(amount >= 0 && amount < Double.POSITIVE_INFINITY)) {
+					this.failures.record("increment of " + name, new IllegalArgumentException("Counter '" + name
+							+ "' was given " + amount + "; a counter only goes up: give a finite amount of 0 or more"));
+					return;
+				}
 				try {
 					primary.increment(amount);
 					if (alias != null) {
@@ -267,6 +272,12 @@ public class ControllerMetrics {
 			DistributionSummary alias = (metric.alias != null)
 					? summary(metric.alias.meterName, metric.alias.help, metric, tags) : null;
 			return (value) -> {
+				if (!(value >= 0 && value < Double.POSITIVE_INFINITY)) {
+					this.failures.record("observation of " + name,
+							new IllegalArgumentException("Histogram '" + name + "' was given " + value
+									+ "; its sum must only go up: observe finite values of 0 or more"));
+					return;
+				}
 				try {
 					primary.record(value);
 					if (alias != null) {

@@ -15,8 +15,9 @@ public interface MetricCounter {
 	}
 
 	/**
-	 * Adds an amount.
-	 * @param amount a non-negative amount
+	 * Adds an amount. A negative, NaN or infinite amount adds nothing and is counted as a
+	 * recording failure.
+	 * @param amount a finite amount of 0 or more
 	 */
 	void increment(double amount);
 

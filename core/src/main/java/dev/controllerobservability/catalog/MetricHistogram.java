@@ -11,8 +11,9 @@ public interface MetricHistogram {
 	};
 
 	/**
-	 * Records one observation, in the metric's unit.
-	 * @param value the observed value
+	 * Records one observation, in the metric's unit. A negative, NaN or infinite value is
+	 * not recorded and is counted as a recording failure.
+	 * @param value the observed value, finite and 0 or more
 	 */
 	void observe(double value);
 

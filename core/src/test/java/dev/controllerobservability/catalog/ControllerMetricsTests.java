@@ -354,6 +354,26 @@ class ControllerMetricsTests {
 		assertThat(this.failures.count()).isEqualTo(2);
 	}
 
+	@Test
+	void recordsNoNegativeOrNonFiniteAmountAndCountsItAsAFailure() {
+		ControllerMetrics metrics = metrics("1.4.0");
+		MetricCounter counter = metrics.counter("nodes_launched_total", "provisioner", "gpu", "zone", "us-east-1a");
+		counter.increment(2);
+		counter.increment(-5);
+		counter.increment(Double.NaN);
+		counter.increment(Double.POSITIVE_INFINITY);
+		counter.increment(0);
+		MetricHistogram histogram = metrics.histogram("packing_seconds");
+		histogram.observe(0.3);
+		histogram.observe(-1);
+		histogram.observe(Double.NaN);
+		assertThat(count("karpenter.nodes_launched", "gpu")).isEqualTo(2);
+		assertThat(count("karpenter.node_launches", "gpu")).isEqualTo(2);
+		assertThat(this.registry.get("karpenter.packing_seconds").summary().count()).isEqualTo(1);
+		assertThat(this.registry.get("karpenter.packing_seconds").summary().totalAmount()).isEqualTo(0.3);
+		assertThat(this.failures.count()).isEqualTo(5);
+	}
+
 	private double count(String name, String provisioner) {
 		return this.registry.get(name).tags("provisioner", provisioner).counter().count();
 	}
