@@ -21,6 +21,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import dev.controllerobservability.internal.cardinality.CardinalityLimiter;
 import dev.controllerobservability.internal.catalog.MetricCatalog;
@@ -53,6 +55,8 @@ import dev.controllerobservability.internal.stability.Visibility;
  * never reaches the caller.
  */
 public class ControllerMetrics {
+
+	private static final Logger logger = LoggerFactory.getLogger(ControllerMetrics.class);
 
 	private final MeterRegistry registry;
 
@@ -117,8 +121,55 @@ public class ControllerMetrics {
 			// identity
 			// instead of comparing the characters.
 			this.metrics.put(definition.name().intern(), registered);
+			if (registered.exposed) {
+				warnOfBucketsMicrometerRoundsUp(registered);
+			}
 			presetKnownSeries(registered);
 		}
+	}
+
+	/**
+	 * Warns of a histogram whose bucket boundaries are not all whole numbers:
+	 * Micrometer's distribution summary rounds each observation up to a whole number
+	 * before it finds the observation's bucket, so such boundaries do not split
+	 * observations as declared.
+	 */
+	private void warnOfBucketsMicrometerRoundsUp(Registered metric) {
+		String warning = (metric.definition.type() == MetricType.HISTOGRAM)
+				? bucketsMicrometerRoundsUp(metric.definition.name(), metric.buckets(this.defaultBuckets),
+						metric.definition.buckets().isEmpty())
+				: null;
+		if (warning != null) {
+			logger.warn(warning);
+		}
+	}
+
+	/**
+	 * What is wrong with a histogram's buckets that Micrometer rounds observations up
+	 * into, if anything.
+	 * @param name the declared name
+	 * @param buckets the boundaries
+	 * @param defaults whether they are the default buckets
+	 * @return the warning, or {@code null} when every boundary is a whole number
+	 */
+	static @Nullable String bucketsMicrometerRoundsUp(String name, double[] buckets, boolean defaults) {
+		for (double boundary : buckets) {
+			if (boundary != Math.rint(boundary)) {
+				double rounded = Math.ceil(boundary);
+				String countedUnder = Arrays.stream(buckets)
+					.filter((bound) -> bound >= rounded)
+					.mapToObj(Double::toString)
+					.findFirst()
+					.orElse("+Inf");
+				return "Histogram '" + name + "' has bucket boundaries that are not whole numbers "
+						+ ((defaults) ? "(the default buckets) " : "") + Arrays.toString(buckets)
+						+ ". Micrometer rounds each observation up to a whole number before it counts it in a "
+						+ "bucket, so an observation of " + boundary + " is counted under le=\"" + countedUnder
+						+ "\", not le=\"" + boundary + "\". Declare buckets that are whole numbers, "
+						+ "or time durations as operations of ControllerOperations, whose buckets are exact.";
+			}
+		}
+		return null;
 	}
 
 	/**

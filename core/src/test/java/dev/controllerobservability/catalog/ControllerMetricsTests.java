@@ -9,7 +9,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 import dev.controllerobservability.internal.cardinality.CardinalityLimiter;
 import dev.controllerobservability.internal.catalog.MetricCatalog;
@@ -372,6 +378,44 @@ class ControllerMetricsTests {
 		assertThat(this.registry.get("karpenter.packing_seconds").summary().count()).isEqualTo(1);
 		assertThat(this.registry.get("karpenter.packing_seconds").summary().totalAmount()).isEqualTo(0.3);
 		assertThat(this.failures.count()).isEqualTo(5);
+	}
+
+	@Test
+	void countsAnObservationInTheBucketOfItsValueRoundedUpAsMicrometerDoes() {
+		PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+		new ControllerMetrics(prometheus, MetricCatalog.of("karpenter", this.definitions),
+				new StabilityPolicy(Version.parse("1.4.0"), null, Set.of()), this.limiter, this.failures,
+				List.of(0.5, 5.0))
+			.histogram("packing_seconds")
+			.observe(0.05);
+		assertThat(prometheus.scrape().lines()).contains("karpenter_packing_seconds_bucket{le=\"0.1\"} 0",
+				"karpenter_packing_seconds_bucket{le=\"1.0\"} 1", "karpenter_packing_seconds_sum 0.05",
+				"karpenter_packing_seconds_max 0.05");
+	}
+
+	@Test
+	void warnsOfAHistogramWhoseBucketsAreNotWholeNumbers() {
+		Logger logger = (Logger) LoggerFactory.getLogger(ControllerMetrics.class);
+		ListAppender<ILoggingEvent> appender = new ListAppender<>();
+		appender.start();
+		logger.addAppender(appender);
+		try {
+			metrics("1.4.0");
+		}
+		finally {
+			logger.detachAppender(appender);
+		}
+		assertThat(appender.list).extracting(ILoggingEvent::getFormattedMessage)
+			.containsExactly("Histogram 'packing_seconds' has bucket boundaries that are not whole numbers "
+					+ "[0.1, 1.0]. Micrometer rounds each observation up to a whole number before it counts it in "
+					+ "a bucket, so an observation of 0.1 is counted under le=\"1.0\", not le=\"0.1\". Declare "
+					+ "buckets that are whole numbers, or time durations as operations of ControllerOperations, "
+					+ "whose buckets are exact.");
+		assertThat(ControllerMetrics.bucketsMicrometerRoundsUp("pods_per_node", new double[] { 1, 2, 4, 8 }, false))
+			.isNull();
+		assertThat(ControllerMetrics.bucketsMicrometerRoundsUp("lag_seconds", new double[] { 0.5, 0.75 }, true))
+			.contains("not whole numbers (the default buckets) [0.5, 0.75]")
+			.contains("counted under le=\"+Inf\"");
 	}
 
 	private double count(String name, String provisioner) {
