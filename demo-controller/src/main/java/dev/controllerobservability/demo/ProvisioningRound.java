@@ -78,7 +78,7 @@ public class ProvisioningRound {
 				continue;
 			}
 			this.metrics.counter("nodes_launched_total", "provisioner", provisioner, "zone", node.zone()).increment();
-			this.metrics.histogram("packing_efficiency_ratio", "provisioner", provisioner).observe(efficiency(claim));
+			this.metrics.histogram("pods_per_node", "provisioner", provisioner).observe(claim.pods().size());
 			for (Pod pod : claim.pods()) {
 				this.operations.observe("bind", tags, () -> this.binder.bind(pod, node));
 				this.metrics.counter("pods_bound_total", "provisioner", provisioner).increment();
@@ -106,11 +106,6 @@ public class ProvisioningRound {
 				.increment();
 			this.pendingPods.requeue(terminated.podsToReschedule());
 		}
-	}
-
-	private static double efficiency(NodeClaim claim) {
-		int requested = claim.pods().stream().mapToInt(Pod::cpuMillis).sum();
-		return (double) requested / claim.instanceType().cpuMillis();
 	}
 
 }

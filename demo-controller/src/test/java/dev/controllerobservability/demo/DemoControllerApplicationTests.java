@@ -70,7 +70,7 @@ class DemoControllerApplicationTests {
 						+ "provisioner. Replaced by karpenter_nodes_launched_total.",
 				"# HELP karpenter_nodes_terminated_total [BETA] Number of nodes terminated",
 				"# HELP karpenter_pods_bound_total [ALPHA] (Deprecated since 0.1.0) Number of pods bound",
-				"# TYPE karpenter_packing_efficiency_ratio histogram",
+				"# TYPE karpenter_pods_per_node histogram",
 				"karpenter_pending_pods{cluster=\"demo\",provisioner=\"gpu\"}",
 				"karpenter_build_info{cluster=\"demo\",version=\"0.1.0-SNAPSHOT\"} 1",
 				"karpenter_registered_metrics_total{cluster=\"demo\",deprecated_version=\"0.1.0\",stability_level=\"STABLE\"} 1.0",
