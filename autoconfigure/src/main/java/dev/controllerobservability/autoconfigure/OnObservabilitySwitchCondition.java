@@ -56,8 +56,8 @@ class OnObservabilitySwitchCondition extends SpringBootCondition {
 		}
 		if (on == null) {
 			throw new InvalidObservabilityPropertyException(name, value, "a switch must be true or false"
-					+ ((value instanceof Number) ? ", and an unquoted number in YAML is a number, which Spring Boot "
-							+ "does not bind to a boolean" : "")
+					+ ((value instanceof Number) ? ", and an unquoted number in YAML or JSON is a number, which "
+							+ "Spring Boot does not bind to a boolean" : "")
 					+ "; a value that is neither would turn the starter's auto-configuration off without saying so",
 					"Set it to true or false");
 		}

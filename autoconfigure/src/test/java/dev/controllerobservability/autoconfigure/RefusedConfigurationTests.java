@@ -383,7 +383,7 @@ class RefusedConfigurationTests {
 						"Set it to true or false in URL [file:"),
 				new Refused("an unquoted YAML number for the starter's switch", Source.YAML, """
 						controller.observability.enabled: 0
-						""", P + "enabled", "0", "an unquoted number in YAML is a number",
+						""", P + "enabled", "0", "an unquoted number in YAML or JSON is a number",
 						"Set it to true or false in URL [file:"),
 				new Refused("an empty switch in an environment variable", Source.ENVIRONMENT, """
 						CONTROLLER_OBSERVABILITY_ENABLED=
