@@ -57,22 +57,14 @@ class ObservabilitySwitchedOffFailureAnalyzer extends AbstractInjectionFailureAn
 				cause);
 	}
 
-	private static boolean isOff(String name, Object value) {
-		try {
-			return !OnObservabilitySwitchCondition.isOn(name, value);
-		}
-		catch (InvalidObservabilityPropertyException ex) {
-			return false;
-		}
-	}
-
 	/** The switch, as the first property source that has it sets it, when it is off. */
 	private @Nullable ConfigurationProperty switchedOff(String name) {
 		ConfigurationPropertyName key = ConfigurationPropertyName.of(name);
 		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(this.environment)) {
 			ConfigurationProperty property = source.getConfigurationProperty(key);
 			if (property != null) {
-				return isOff(name, property.getValue()) ? property : null;
+				return Boolean.FALSE.equals(OnObservabilitySwitchCondition.asBoolean(property.getValue())) ? property
+						: null;
 			}
 		}
 		return null;

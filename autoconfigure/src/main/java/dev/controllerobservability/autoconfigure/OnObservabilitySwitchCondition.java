@@ -42,18 +42,7 @@ class OnObservabilitySwitchCondition extends SpringBootCondition {
 	 * @throws InvalidObservabilityPropertyException when the value is no boolean
 	 */
 	static boolean isOn(String name, Object value) {
-		if (value instanceof Boolean on) {
-			return on;
-		}
-		Boolean on = null;
-		if (value instanceof CharSequence text) {
-			try {
-				on = ApplicationConversionService.getSharedInstance().convert(text.toString(), Boolean.class);
-			}
-			catch (ConversionException ex) {
-				// Refused below.
-			}
-		}
+		Boolean on = asBoolean(value);
 		if (on == null) {
 			throw new InvalidObservabilityPropertyException(name, value, "a switch must be true or false"
 					+ ((value instanceof Number) ? ", and an unquoted number in YAML or JSON is a number, which "
@@ -62,6 +51,26 @@ class OnObservabilitySwitchCondition extends SpringBootCondition {
 					"Set it to true or false");
 		}
 		return on;
+	}
+
+	/**
+	 * A switch's value as the binder would bind it to a boolean.
+	 * @param value the value as its property source holds it
+	 * @return the boolean, or {@code null} when the binder would refuse it
+	 */
+	static @Nullable Boolean asBoolean(Object value) {
+		if (value instanceof Boolean on) {
+			return on;
+		}
+		if (value instanceof CharSequence text) {
+			try {
+				return ApplicationConversionService.getSharedInstance().convert(text.toString(), Boolean.class);
+			}
+			catch (ConversionException ex) {
+				return null;
+			}
+		}
+		return null;
 	}
 
 }

@@ -63,7 +63,8 @@ class SwitchedOffStarterTests {
 	@ParameterizedTest
 	@CsvSource({ "YAML, controller.observability.enabled: '1'", "YAML, controller.observability.enabled: yes",
 			"PROPERTIES, controller.observability.enabled=On", "COMMAND_LINE, controller.observability.enabled=1",
-			"ENVIRONMENT, CONTROLLER_OBSERVABILITY_ENABLED=TRUE" })
+			"ENVIRONMENT, CONTROLLER_OBSERVABILITY_ENABLED=TRUE",
+			"PROPERTIES, controller.observability.enabled=${observability.switch:true}" })
 	void startsWithTheSwitchOnInAnySpellingOfTrue(Source source, String line) {
 		try (ConfigurableApplicationContext context = ConfiguredApplication.start(source, line + "\n",
 				NeedsOperations.class)) {

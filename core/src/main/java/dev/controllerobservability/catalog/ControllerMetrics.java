@@ -129,6 +129,14 @@ public class ControllerMetrics {
 	}
 
 	/**
+	 * Whether a counter may add an amount, or a histogram observe a value: finite and 0
+	 * or more, so that a counter and a histogram's sum only go up.
+	 */
+	private static boolean isCountable(double amount) {
+		return amount >= 0 && amount < Double.POSITIVE_INFINITY;
+	}
+
+	/**
 	 * Warns of a histogram whose bucket boundaries are not all whole numbers:
 	 * Micrometer's distribution summary rounds each observation up to a whole number
 	 * before it finds the observation's bucket, so such boundaries do not split
@@ -233,7 +241,7 @@ public class ControllerMetrics {
 			Counter alias = (metric.alias != null) ? counter(metric.alias.meterName, metric.alias.help, metric, tags)
 					: null;
 			return (amount) -> {
-				if (!(amount >= 0 && amount < Double.POSITIVE_INFINITY)) {
+				if (!isCountable(amount)) {
 					this.failures.record("increment of " + name, new IllegalArgumentException("Counter '" + name
 							+ "' was given " + amount + "; a counter only goes up: give a finite amount of 0 or more"));
 					return;
@@ -323,7 +331,7 @@ public class ControllerMetrics {
 			DistributionSummary alias = (metric.alias != null)
 					? summary(metric.alias.meterName, metric.alias.help, metric, tags) : null;
 			return (value) -> {
-				if (!(value >= 0 && value < Double.POSITIVE_INFINITY)) {
+				if (!isCountable(value)) {
 					this.failures.record("observation of " + name,
 							new IllegalArgumentException("Histogram '" + name + "' was given " + value
 									+ "; its sum must only go up: observe finite values of 0 or more"));
