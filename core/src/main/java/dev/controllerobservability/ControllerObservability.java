@@ -2,6 +2,7 @@ package dev.controllerobservability;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +25,9 @@ import dev.controllerobservability.internal.operations.OperationDurations;
 import dev.controllerobservability.internal.operations.OperationMeterObservationHandler;
 import dev.controllerobservability.internal.operations.PrometheusDurations;
 import dev.controllerobservability.internal.stability.StabilityPolicy;
-import dev.controllerobservability.internal.stability.Version;
+import dev.controllerobservability.internal.settings.Setting;
+import dev.controllerobservability.internal.settings.SettingNames;
+import dev.controllerobservability.internal.settings.SettingRules;
 import dev.controllerobservability.operations.ControllerOperations;
 import dev.controllerobservability.operations.OperationDefinition;
 
@@ -48,6 +51,8 @@ import dev.controllerobservability.operations.OperationDefinition;
  * it.
  */
 public final class ControllerObservability {
+
+	private static final Duration DEFAULT_ERROR_LOG_INTERVAL = Duration.ofMinutes(1);
 
 	private final ControllerOperations operations;
 
@@ -109,28 +114,49 @@ public final class ControllerObservability {
 		return this.disabledMetrics;
 	}
 
-	/** Builds {@link ControllerObservability}. */
+	/**
+	 * Builds {@link ControllerObservability}. Every setting is checked when
+	 * {@link #build()} runs, by the same rules that check the Spring Boot properties: a
+	 * value that cannot be used throws an {@link InvalidSettingException} naming the
+	 * builder method, the value, why, and the fix.
+	 */
 	public static final class Builder {
 
 		private final MeterRegistry registry;
 
 		private @Nullable ObservationRegistry observationRegistry;
 
-		private String namespace = MetricConventions.DEFAULT_NAMESPACE;
+		private @Nullable String namespace = MetricConventions.DEFAULT_NAMESPACE;
 
-		private List<String> operationTags = MetricConventions.DEFAULT_OPERATION_LABELS;
+		private @Nullable List<@Nullable String> operationTags = MetricConventions.DEFAULT_OPERATION_LABELS;
 
 		private final Map<String, OperationDefinition> operationDefinitions = new LinkedHashMap<>();
 
 		private final List<MetricDefinition> metrics = new ArrayList<>();
 
-		private Tags commonTags = Tags.empty();
+		private Map<String, @Nullable String> commonTags = new LinkedHashMap<>();
 
-		private List<Double> durationBuckets = MetricConventions.CONTROLLER_RUNTIME_DURATION_BUCKETS;
+		private @Nullable List<Double> durationBuckets = MetricConventions.CONTROLLER_RUNTIME_DURATION_BUCKETS;
 
-		private List<String> disabledMetrics = List.of();
+		private List<@Nullable String> meterPrefixes = List.of();
+
+		private @Nullable Duration errorLogInterval = DEFAULT_ERROR_LOG_INTERVAL;
+
+		private List<@Nullable String> disabledMetrics = List.of();
+
+		private final Map<String, Map<String, List<@Nullable String>>> labelAllowList = new LinkedHashMap<>();
+
+		private int maxOperations = ControllerOperations.DEFAULT_MAX_OPERATIONS;
+
+		private int maxLabelValues = CardinalityLimiter.DEFAULT_MAX_LABEL_VALUES;
+
+		private int maxLabelValueLength = CardinalityLimiter.DEFAULT_MAX_LABEL_VALUE_LENGTH;
+
+		private int maxSeriesPerMetric = CardinalityLimiter.DEFAULT_MAX_SERIES_PER_METRIC;
 
 		private @Nullable String version;
+
+		private @Nullable String showHiddenMetricsForVersion;
 
 		private @Nullable PrometheusRegistry operationHistograms;
 
@@ -139,33 +165,41 @@ public final class ControllerObservability {
 		}
 
 		/**
-		 * Sets the namespace every controller metric starts with.
+		 * Sets the namespace every controller metric starts with: a snake_case Prometheus
+		 * name that is not the prefix of framework metrics ({@code jvm}, {@code process},
+		 * {@code http}, {@code workqueue}, ...). Default: {@code controller}.
 		 * @param namespace snake_case namespace such as {@code karpenter}
 		 * @return this builder
 		 */
 		public Builder namespace(String namespace) {
-			this.namespace = Objects.requireNonNull(namespace, "namespace");
+			this.namespace = namespace;
 			return this;
 		}
 
 		/**
-		 * Sets the label keys every operation metric carries.
+		 * Sets the label keys every operation metric carries, each a snake_case
+		 * Prometheus label name, listed once, and none of the reserved {@code le},
+		 * {@code quantile}, {@code result} and {@code error}. Default: none.
 		 * @param tags snake_case keys such as {@code provisioner}
 		 * @return this builder
 		 */
 		public Builder operationTags(String... tags) {
-			this.operationTags = List.of(tags);
+			this.operationTags = (tags != null) ? Arrays.asList(tags.clone()) : null;
 			return this;
 		}
 
 		/**
-		 * Adds per-operation settings.
+		 * Adds per-operation settings. The name becomes a snake_case part of the metric's
+		 * name ({@code apply-packing} becomes {@code apply_packing}); two names that
+		 * become the same part are refused.
 		 * @param operation the operation name, such as {@code apply-packing}
-		 * @param definition its settings
+		 * @param definition its settings: a snake_case subsystem, a description that is
+		 * not blank, duration buckets
 		 * @return this builder
 		 */
 		public Builder operation(String operation, OperationDefinition definition) {
-			this.operationDefinitions.put(operation, definition);
+			this.operationDefinitions.put(Objects.requireNonNull(operation, "operation"),
+					Objects.requireNonNull(definition, "definition"));
 			return this;
 		}
 
@@ -175,27 +209,56 @@ public final class ControllerObservability {
 		 * @return this builder
 		 */
 		public Builder metric(MetricDefinition definition) {
-			this.metrics.add(definition);
+			this.metrics.add(Objects.requireNonNull(definition, "definition"));
 			return this;
 		}
 
 		/**
-		 * Sets tags added to controller metrics only.
+		 * Sets tags added to controller metrics only: snake_case keys that are not
+		 * reserved, values that are not empty.
 		 * @param commonTags the tags, such as {@code cluster=dev}
 		 * @return this builder
 		 */
 		public Builder commonTags(Tags commonTags) {
-			this.commonTags = commonTags;
+			this.commonTags = new LinkedHashMap<>();
+			Objects.requireNonNull(commonTags, "commonTags")
+				.forEach((tag) -> this.commonTags.put(tag.getKey(), tag.getValue()));
 			return this;
 		}
 
 		/**
-		 * Sets the default duration buckets, in seconds.
-		 * @param durationBuckets strictly increasing boundaries
+		 * Sets the default duration buckets, in seconds. Default: controller-runtime's 40
+		 * reconcile buckets, 0.005 to 60.
+		 * @param durationBuckets strictly increasing boundaries, each between one
+		 * nanosecond and about 292 years
 		 * @return this builder
 		 */
 		public Builder durationBuckets(List<Double> durationBuckets) {
-			this.durationBuckets = List.copyOf(durationBuckets);
+			this.durationBuckets = (durationBuckets != null) ? new ArrayList<>(durationBuckets) : null;
+			return this;
+		}
+
+		/**
+		 * Sets the dotted prefixes of Micrometer meters that belong to the controller:
+		 * they get the namespace, the common tags and the duration buckets, as operation
+		 * and catalog metrics do. A prefix of framework meters ({@code jvm},
+		 * {@code http.server}, ...) is refused.
+		 * @param meterPrefixes prefixes such as {@code cloud.api}
+		 * @return this builder
+		 */
+		public Builder meterPrefixes(String... meterPrefixes) {
+			this.meterPrefixes = Arrays.asList(Objects.requireNonNull(meterPrefixes, "meterPrefixes").clone());
+			return this;
+		}
+
+		/**
+		 * Sets the least time between two log lines about failures to record; every
+		 * failure is counted all the same. Default: one minute.
+		 * @param errorLogInterval zero or positive
+		 * @return this builder
+		 */
+		public Builder errorLogInterval(Duration errorLogInterval) {
+			this.errorLogInterval = errorLogInterval;
 			return this;
 		}
 
@@ -205,7 +268,67 @@ public final class ControllerObservability {
 		 * @return this builder
 		 */
 		public Builder disabledMetrics(List<String> disabledMetrics) {
-			this.disabledMetrics = List.copyOf(disabledMetrics);
+			this.disabledMetrics = new ArrayList<>(Objects.requireNonNull(disabledMetrics, "disabledMetrics"));
+			return this;
+		}
+
+		/**
+		 * Allows only the given values of one label of one metric: any other value is
+		 * recorded as {@code unexpected}.
+		 * @param metric the metric's exposed name, such as
+		 * {@code karpenter_nodes_created_total}
+		 * @param label the label, such as {@code zone}
+		 * @param values at least one value, none empty
+		 * @return this builder
+		 */
+		public Builder labelAllowList(String metric, String label, String... values) {
+			this.labelAllowList
+				.computeIfAbsent(Objects.requireNonNull(metric, "metric"), (name) -> new LinkedHashMap<>())
+				.put(Objects.requireNonNull(label, "label"),
+						Arrays.asList(Objects.requireNonNull(values, "values").clone()));
+			return this;
+		}
+
+		/**
+		 * Sets the most distinct undeclared operations recorded. Declared operations are
+		 * always recorded. Default: 100.
+		 * @param maxOperations at least 1
+		 * @return this builder
+		 */
+		public Builder maxOperations(int maxOperations) {
+			this.maxOperations = maxOperations;
+			return this;
+		}
+
+		/**
+		 * Sets the most distinct values per metric and label; beyond it a value is
+		 * recorded as {@code unexpected}. Default: 200.
+		 * @param maxLabelValues at least 1
+		 * @return this builder
+		 */
+		public Builder maxLabelValues(int maxLabelValues) {
+			this.maxLabelValues = maxLabelValues;
+			return this;
+		}
+
+		/**
+		 * Sets the longest label value kept; longer values are truncated. Default: 128.
+		 * @param maxLabelValueLength at least 1
+		 * @return this builder
+		 */
+		public Builder maxLabelValueLength(int maxLabelValueLength) {
+			this.maxLabelValueLength = maxLabelValueLength;
+			return this;
+		}
+
+		/**
+		 * Sets the most label sets per metric; beyond it new label sets are recorded into
+		 * one {@code overflow} series. Default: 1000.
+		 * @param maxSeriesPerMetric at least 1
+		 * @return this builder
+		 */
+		public Builder maxSeriesPerMetric(int maxSeriesPerMetric) {
+			this.maxSeriesPerMetric = maxSeriesPerMetric;
 			return this;
 		}
 
@@ -221,13 +344,25 @@ public final class ControllerObservability {
 		}
 
 		/**
+		 * Shows again the metrics hidden in the previous minor version, as Kubernetes'
+		 * {@code --show-hidden-metrics-for-version} does. Needs {@link #version(String)}.
+		 * @param minorVersion the previous minor version of the controller's, such as
+		 * {@code 1.4} for version 1.5.0
+		 * @return this builder
+		 */
+		public Builder showHiddenMetricsForVersion(String minorVersion) {
+			this.showHiddenMetricsForVersion = minorVersion;
+			return this;
+		}
+
+		/**
 		 * Times operations through an observation registry of your own, so that its other
 		 * handlers (tracing, say) see them too.
 		 * @param observationRegistry the registry
 		 * @return this builder
 		 */
 		public Builder observationRegistry(ObservationRegistry observationRegistry) {
-			this.observationRegistry = observationRegistry;
+			this.observationRegistry = Objects.requireNonNull(observationRegistry, "observationRegistry");
 			return this;
 		}
 
@@ -248,23 +383,52 @@ public final class ControllerObservability {
 		}
 
 		/**
-		 * Adds the meter filter to the registry and builds operations and metrics.
+		 * Checks every setting, then adds the meter filter to the registry and builds
+		 * operations and metrics. Nothing is added to the registry when a setting is
+		 * refused.
 		 * @return the observability
-		 * @throws dev.controllerobservability.catalog.InvalidMetricDefinitionException if
-		 * a declared metric is invalid
+		 * @throws InvalidSettingException if a setting, or a declared metric, cannot be
+		 * used
 		 */
 		public ControllerObservability build() {
+			String namespace = SettingRules.namespace(this.namespace);
+			if (this.operationTags == null) {
+				throw Setting.OPERATION_TAGS.refuse(null, "the label keys must not be null",
+						"Pass no argument for no keys, or keys such as \"provisioner\"");
+			}
+			List<String> operationTags = SettingRules.operationTags(this.operationTags);
+			Tags commonTags = SettingRules.commonTags(this.commonTags);
+			List<Double> durationBuckets = SettingRules.durationBuckets(Setting.DURATION_BUCKETS, this.durationBuckets);
+			List<String> meterPrefixes = SettingRules.meterPrefixes(this.meterPrefixes);
+			Duration errorLogInterval = SettingRules.errorLogInterval(this.errorLogInterval);
+			Map<String, OperationDefinition> definitions = SettingRules.operationDefinitions(this.operationDefinitions);
+			int maxOperations = SettingRules.atLeastOne(Setting.MAX_OPERATIONS, this.maxOperations);
+			int maxLabelValues = SettingRules.atLeastOne(Setting.MAX_LABEL_VALUES, this.maxLabelValues);
+			int maxLabelValueLength = SettingRules.atLeastOne(Setting.MAX_LABEL_VALUE_LENGTH, this.maxLabelValueLength);
+			int maxSeriesPerMetric = SettingRules.atLeastOne(Setting.MAX_SERIES_PER_METRIC, this.maxSeriesPerMetric);
+			List<String> disabledMetrics = SettingRules.disabledMetrics(this.disabledMetrics);
+			Map<String, Map<String, Set<String>>> allowList = SettingRules.labelAllowList(this.labelAllowList);
+			StabilityPolicy stability = SettingRules.stability(SettingRules.version(this.version),
+					this.showHiddenMetricsForVersion, disabledMetrics);
+			MetricCatalog catalog = SettingRules.catalog(namespace, this.metrics);
 			this.registry.config()
-				.meterFilter(ControllerMeterFilter.builder(this.namespace)
-					.commonTags(this.commonTags)
-					.durationBuckets(this.durationBuckets)
-					.disabledMetrics(this.disabledMetrics)
+				.meterFilter(ControllerMeterFilter.builder(namespace)
+					.commonTags(commonTags)
+					.durationBuckets(durationBuckets)
+					.meterPrefixes(meterPrefixes)
+					.disabledMetrics(disabledMetrics)
 					.build());
-			RecordingFailures failures = new RecordingFailures(this.registry, this.namespace, Duration.ofMinutes(1));
-			CardinalityLimiter limiter = CardinalityLimiter.builder(this.registry, this.namespace).build();
+			RecordingFailures failures = new RecordingFailures(this.registry, namespace, errorLogInterval);
+			CardinalityLimiter limiter = CardinalityLimiter.builder(this.registry, namespace)
+				.allowLists(allowList)
+				.maxLabelValues(maxLabelValues)
+				.maxLabelValueLength(maxLabelValueLength)
+				.maxSeriesPerMetric(maxSeriesPerMetric)
+				.settingNames(SettingNames.BUILDER)
+				.build();
 			OperationDurations durations = (this.operationHistograms != null)
-					? new PrometheusDurations(this.operationHistograms, this.registry.config().clock(), this.commonTags,
-							this.durationBuckets, this.disabledMetrics)
+					? new PrometheusDurations(this.operationHistograms, this.registry.config().clock(), commonTags,
+							durationBuckets, disabledMetrics)
 					: OperationDurations.micrometer(this.registry);
 			OperationMeterObservationHandler handler = new OperationMeterObservationHandler(this.registry, durations,
 					failures);
@@ -275,19 +439,19 @@ public final class ControllerObservability {
 			}
 			observations.observationConfig().observationHandler(handler);
 			ControllerOperations.Builder operations = ControllerOperations.builder(observations, failures)
-				.namespace(this.namespace)
-				.labelKeys(this.operationTags)
+				.namespace(namespace)
+				.labelKeys(operationTags)
+				.maxOperations(maxOperations)
 				.cardinalityLimiter(limiter)
-				.durations(durations);
-			this.operationDefinitions.forEach(operations::definition);
+				.durations(durations)
+				.settingNames(SettingNames.BUILDER);
+			definitions.forEach(operations::definition);
 			if (direct) {
 				operations.directRecording(handler.seriesCache(), List.of());
 			}
-			StabilityPolicy stability = new StabilityPolicy((this.version != null) ? Version.parse(this.version) : null,
-					null, Set.copyOf(this.disabledMetrics));
-			ControllerMetrics metrics = new ControllerMetrics(this.registry,
-					MetricCatalog.of(this.namespace, this.metrics), stability, limiter, failures, this.durationBuckets);
-			return new ControllerObservability(operations.build(), metrics, failures, this.disabledMetrics);
+			ControllerMetrics metrics = new ControllerMetrics(this.registry, catalog, stability, limiter, failures,
+					durationBuckets, SettingNames.BUILDER);
+			return new ControllerObservability(operations.build(), metrics, failures, disabledMetrics);
 		}
 
 	}

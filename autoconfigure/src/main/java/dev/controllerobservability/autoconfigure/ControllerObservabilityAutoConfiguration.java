@@ -38,6 +38,7 @@ import dev.controllerobservability.RecordingFailures;
 import dev.controllerobservability.operations.ControllerOperations;
 import dev.controllerobservability.internal.operations.OperationDurations;
 import dev.controllerobservability.internal.operations.OperationMeterObservationHandler;
+import dev.controllerobservability.internal.settings.SettingNames;
 
 /**
  * Auto-configuration of Controller Observability: the shared
@@ -106,6 +107,7 @@ public final class ControllerObservabilityAutoConfiguration {
 			.maxLabelValues(settings.maxLabelValues())
 			.maxLabelValueLength(settings.maxLabelValueLength())
 			.maxSeriesPerMetric(settings.maxSeriesPerMetric())
+			.settingNames(SettingNames.PROPERTIES)
 			.build();
 	}
 
@@ -122,7 +124,7 @@ public final class ControllerObservabilityAutoConfiguration {
 	ControllerMetrics controllerMetrics(MeterRegistry meterRegistry, MetricCatalog catalog,
 			ControllerObservabilitySettings settings, CardinalityLimiter limiter, RecordingFailures failures) {
 		return new ControllerMetrics(meterRegistry, catalog, settings.stability(), limiter, failures,
-				settings.durationBuckets());
+				settings.durationBuckets(), SettingNames.PROPERTIES);
 	}
 
 	@Bean
@@ -152,7 +154,8 @@ public final class ControllerObservabilityAutoConfiguration {
 			.namespace(settings.namespace())
 			.labelKeys(settings.operations().tags())
 			.maxOperations(settings.operations().maxOperations())
-			.cardinalityLimiter(limiter);
+			.cardinalityLimiter(limiter)
+			.settingNames(SettingNames.PROPERTIES);
 		settings.operations().definitions().forEach(builder::definition);
 		List<ObservationHandler<?>> all = handlers.orderedStream().toList();
 		List<OperationMeterObservationHandler> ours = all.stream()

@@ -7,17 +7,18 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 import io.micrometer.core.instrument.Tags;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.Environment;
-import org.springframework.util.StringUtils;
 
+import dev.controllerobservability.InvalidSettingException;
 import dev.controllerobservability.catalog.MetricDefinition;
-import dev.controllerobservability.internal.metrics.BucketRules;
+import dev.controllerobservability.internal.settings.Setting;
+import dev.controllerobservability.internal.settings.SettingRules;
 import dev.controllerobservability.internal.metrics.MetricConventions;
 import dev.controllerobservability.internal.metrics.MetricNames;
 import dev.controllerobservability.operations.OperationDefinition;
@@ -53,15 +54,9 @@ record ControllerObservabilitySettings(String namespace, Tags commonTags, List<D
 		List<String> disabledMetrics, Map<String, Map<String, Set<String>>> labelAllowList, int maxLabelValues,
 		int maxLabelValueLength, int maxSeriesPerMetric, Catalog catalog, Rules rules, Lint lint) {
 
-	private static final String PREFIX = ControllerObservabilityProperties.PREFIX + ".";
-
 	private static final String REGISTRY_TAGS = "management.metrics.tags";
 
 	private static final Set<String> PROMETHEUS_RESERVED_LABELS = Set.of("le", "quantile");
-
-	private static final Pattern PROMETHEUS_NAME = Pattern.compile("[a-zA-Z_:][a-zA-Z0-9_:]*");
-
-	private static final Pattern METER_PREFIX = Pattern.compile("[a-z_][a-z0-9_]*(\\.[a-z_][a-z0-9_]*)*");
 
 	/**
 	 * Resolves and validates the properties.
@@ -75,30 +70,36 @@ record ControllerObservabilitySettings(String namespace, Tags commonTags, List<D
 	static ControllerObservabilitySettings resolve(ControllerObservabilityProperties properties,
 			Environment environment, String buildVersion) {
 		PropertySourceNames.check(environment);
-		String namespace = namespace(properties.getNamespace(), environment.getProperty("spring.application.name"));
-		Tags commonTags = commonTags(properties.getCommonTags());
 		checkRegistryTags(environment);
-		List<Double> buckets = buckets("duration-buckets", properties.getDurationBuckets());
-		List<String> meterPrefixes = meterPrefixes(properties.getMeterPrefixes());
-		Duration errorLogInterval = properties.getErrorLogInterval();
-		if (errorLogInterval == null || errorLogInterval.isNegative()) {
-			throw new InvalidObservabilityPropertyException(PREFIX + "error-log-interval", errorLogInterval,
-					"the interval must be zero or positive", "Set it to a duration such as 1m or 30s");
+		try {
+			String namespace = namespace(properties.getNamespace(), environment.getProperty("spring.application.name"));
+			Tags commonTags = SettingRules.commonTags(properties.getCommonTags());
+			List<Double> buckets = SettingRules.durationBuckets(Setting.DURATION_BUCKETS,
+					properties.getDurationBuckets());
+			List<String> meterPrefixes = SettingRules.meterPrefixes(properties.getMeterPrefixes());
+			Duration errorLogInterval = SettingRules.errorLogInterval(properties.getErrorLogInterval());
+			Operations operations = operations(properties.getOperations(), environment);
+			Map<String, Map<String, Set<String>>> allowList = SettingRules
+				.labelAllowList(properties.getLabelAllowList());
+			int maxLabelValues = SettingRules.atLeastOne(Setting.MAX_LABEL_VALUES, properties.getMaxLabelValues());
+			int maxLabelValueLength = SettingRules.atLeastOne(Setting.MAX_LABEL_VALUE_LENGTH,
+					properties.getMaxLabelValueLength());
+			int maxSeriesPerMetric = SettingRules.atLeastOne(Setting.MAX_SERIES_PER_METRIC,
+					properties.getMaxSeriesPerMetric());
+			List<String> disabledMetrics = SettingRules.disabledMetrics(properties.getDisabledMetrics());
+			StabilityPolicy stability = SettingRules.stability(version(properties.getVersion(), buildVersion),
+					properties.getShowHiddenMetricsForVersion(), disabledMetrics);
+			Catalog catalog = new Catalog(MetricCatalogFactory.definitions(namespace, properties.getMetrics()));
+			Rules rules = RulesResolver.resolve(properties, namespace, environment);
+			LintProperties lint = properties.getLint();
+			return new ControllerObservabilitySettings(namespace, commonTags, buckets, meterPrefixes, errorLogInterval,
+					operations, stability, disabledMetrics, allowList, maxLabelValues, maxLabelValueLength,
+					maxSeriesPerMetric, catalog, rules, new Lint(Set.copyOf(lint.getAllowedLabels()),
+							List.copyOf(lint.getFrameworkPrefixes()), lint.getMode()));
 		}
-		Operations operations = operations(properties.getOperations(), environment);
-		StabilityPolicy stability = stability(properties, buildVersion);
-		Map<String, Map<String, Set<String>>> allowList = allowList(properties.getLabelAllowList());
-		int maxLabelValues = atLeastOne("max-label-values", properties.getMaxLabelValues());
-		int maxLabelValueLength = atLeastOne("max-label-value-length", properties.getMaxLabelValueLength());
-		int maxSeriesPerMetric = atLeastOne("max-series-per-metric", properties.getMaxSeriesPerMetric());
-		List<String> disabledMetrics = disabledMetrics(properties.getDisabledMetrics());
-		Catalog catalog = new Catalog(MetricCatalogFactory.definitions(namespace, properties.getMetrics()));
-		Rules rules = RulesResolver.resolve(properties, namespace, environment);
-		LintProperties lint = properties.getLint();
-		return new ControllerObservabilitySettings(namespace, commonTags, buckets, meterPrefixes, errorLogInterval,
-				operations, stability, disabledMetrics, allowList, maxLabelValues, maxLabelValueLength,
-				maxSeriesPerMetric, catalog, rules, new Lint(Set.copyOf(lint.getAllowedLabels()),
-						List.copyOf(lint.getFrameworkPrefixes()), lint.getMode()));
+		catch (InvalidSettingException ex) {
+			throw InvalidObservabilityPropertyException.of(ex);
+		}
 	}
 
 	/**
@@ -106,156 +107,41 @@ record ControllerObservabilitySettings(String namespace, Tags commonTags, List<D
 	 * here and becomes a component of {@link Operations}.
 	 */
 	private static Operations operations(OperationsProperties properties, Environment environment) {
-		List<String> tags = labelKeys("operations.tags", properties.getTags());
+		List<String> tags = SettingRules.operationTags(properties.getTags());
 		Map<String, OperationDefinitionProperties> configured = new LinkedHashMap<>(properties.getDefinitions());
 		// bind: {} declares an operation too, though YAML leaves no property for it.
 		EmptyOperationDefinitions.find(environment)
 			.keySet()
 			.forEach((name) -> configured.putIfAbsent(name, new OperationDefinitionProperties()));
-		Map<String, OperationDefinition> definitions = definitions(configured);
-		int maxOperations = atLeastOne("operations.max-operations", properties.getMaxOperations());
-		return new Operations(tags, definitions, maxOperations, properties.isDirectRecording(),
-				properties.getBackend());
+		Map<String, OperationDefinition> definitions = new LinkedHashMap<>();
+		configured
+			.forEach((name, definition) -> definitions.put(name, new OperationDefinition(definition.getSubsystem(),
+					definition.getDescription(), definition.getBuckets(), definition.getStability())));
+		int maxOperations = SettingRules.atLeastOne(Setting.MAX_OPERATIONS, properties.getMaxOperations());
+		return new Operations(tags, SettingRules.operationDefinitions(definitions), maxOperations,
+				properties.isDirectRecording(), properties.getBackend());
 	}
 
-	private static StabilityPolicy stability(ControllerObservabilityProperties properties, String buildVersion) {
-		Version version = null;
-		if (properties.getVersion() != null) {
-			try {
-				version = Version.parse(properties.getVersion());
-			}
-			catch (IllegalArgumentException ex) {
-				throw new InvalidObservabilityPropertyException(PREFIX + "version", properties.getVersion(),
-						"the controller's version must have the form MAJOR.MINOR.PATCH",
-						"Set it like 1.5.0, or remove it to use the build-info version");
-			}
-		}
-		else if (buildVersion != null) {
-			try {
-				version = Version.parse(buildVersion);
-			}
-			catch (IllegalArgumentException ex) {
-				// A build version such as "dev" says nothing about deprecation: hide
-				// nothing.
-			}
-		}
-		Version showHidden = null;
-		String showHiddenText = properties.getShowHiddenMetricsForVersion();
-		if (showHiddenText != null) {
-			try {
-				showHidden = Version.parseMinor(showHiddenText);
-			}
-			catch (IllegalArgumentException ex) {
-				throw new InvalidObservabilityPropertyException(PREFIX + "show-hidden-metrics-for-version",
-						showHiddenText,
-						"the value must have the form MAJOR.MINOR; "
-								+ StabilityPolicy.describeAllowedShowHidden(version),
-						"Set it to the previous minor version, or remove it");
-			}
+	/** The configured version, else the build's when it is one, else none. */
+	private static @Nullable Version version(@Nullable String configured, @Nullable String buildVersion) {
+		if (configured != null || buildVersion == null) {
+			return SettingRules.version(configured);
 		}
 		try {
-			return new StabilityPolicy(version, showHidden, Set.copyOf(properties.getDisabledMetrics()));
+			return Version.parse(buildVersion);
 		}
 		catch (IllegalArgumentException ex) {
-			throw new InvalidObservabilityPropertyException(PREFIX + "show-hidden-metrics-for-version", showHiddenText,
-					ex.getMessage(), "Set it to the previous minor version, or remove it");
+			// A build version such as "dev" says nothing about deprecation: hide nothing.
+			return null;
 		}
 	}
 
-	private static Map<String, Map<String, Set<String>>> allowList(Map<String, Map<String, List<String>>> configured) {
-		Map<String, Map<String, Set<String>>> allowList = new LinkedHashMap<>();
-		configured.forEach((metric, labels) -> {
-			Map<String, Set<String>> byLabel = new LinkedHashMap<>();
-			labels.forEach((label, values) -> {
-				String property = "label-allow-list." + metric + "." + label;
-				if (!MetricNames.isSnakeCase(label)) {
-					throw new InvalidObservabilityPropertyException(PREFIX + property, label,
-							"a label must be snake_case", "Use the label's name as the metric declares it");
-				}
-				if (values.isEmpty() || values.stream().anyMatch((value) -> value == null || value.isEmpty())) {
-					throw new InvalidObservabilityPropertyException(PREFIX + property, values,
-							"an allow-list needs at least one value and no empty value",
-							"List the allowed values, such as [us-east-1a, us-east-1b]");
-				}
-				byLabel.put(label, Set.copyOf(values));
-			});
-			allowList.put(metric, Map.copyOf(byLabel));
-		});
-		return Map.copyOf(allowList);
-	}
-
-	private static List<String> disabledMetrics(List<String> names) {
-		for (int i = 0; i < names.size(); i++) {
-			String name = names.get(i);
-			if (name == null || !PROMETHEUS_NAME.matcher(name).matches()) {
-				throw new InvalidObservabilityPropertyException(PREFIX + "disabled-metrics[" + i + "]", name,
-						"a Prometheus metric name has letters, digits, '_' and ':' and does not start with a digit, so "
-								+ "this disables nothing",
-						"Use the name as the scrape shows it, such as '"
-								+ ((name != null) ? suggestion(name, "karpenter_old_total") : "karpenter_old_total")
-								+ "'");
-			}
-		}
-		return List.copyOf(names);
-	}
-
-	private static int atLeastOne(String property, int value) {
-		if (value < 1) {
-			throw new InvalidObservabilityPropertyException(PREFIX + property, value, "the limit must be at least 1",
-					"Set a positive number");
-		}
-		return value;
-	}
-
-	private static String namespace(String configured, String applicationName) {
+	private static String namespace(@Nullable String configured, @Nullable String applicationName) {
 		if (configured == null) {
 			String derived = (applicationName != null) ? MetricNames.toSnakeCase(applicationName) : "";
-			boolean usable = MetricNames.isSnakeCase(derived) && !isFrameworkPrefix(derived);
-			return usable ? derived : MetricConventions.DEFAULT_NAMESPACE;
+			return SettingRules.isUsableNamespace(derived) ? derived : MetricConventions.DEFAULT_NAMESPACE;
 		}
-		if (!MetricNames.isSnakeCase(configured)) {
-			throw new InvalidObservabilityPropertyException(PREFIX + "namespace", configured,
-					"a namespace must be a snake_case Prometheus name: lower-case letters, digits and '_', "
-							+ "not starting with a digit or '__'",
-					"Set it to a name such as '" + suggestion(configured, "my_controller") + "'");
-		}
-		if (isFrameworkPrefix(configured)) {
-			throw new InvalidObservabilityPropertyException(PREFIX + "namespace", configured,
-					"'" + configured + "' is the prefix of framework or Kubernetes client metrics, so controller "
-							+ "metrics would mix with them",
-					"Use your controller's own name, such as 'karpenter'");
-		}
-		return configured;
-	}
-
-	private static boolean isFrameworkPrefix(String name) {
-		return MetricConventions.FRAMEWORK_PREFIXES.contains(name);
-	}
-
-	/** The framework prefix a dotted meter prefix falls under, or {@code null}. */
-	private static String frameworkPrefixOf(String meterPrefix) {
-		String name = meterPrefix.replace('.', '_');
-		for (String framework : MetricConventions.FRAMEWORK_PREFIXES) {
-			if (name.equals(framework) || name.startsWith(framework + "_")) {
-				return framework;
-			}
-		}
-		return null;
-	}
-
-	private static Tags commonTags(Map<String, String> configured) {
-		Tags tags = Tags.empty();
-		for (Map.Entry<String, String> entry : configured.entrySet()) {
-			String property = "common-tags." + entry.getKey();
-			labelKey(property, entry.getKey(), entry.getKey());
-			if (!StringUtils.hasText(entry.getValue())) {
-				throw new InvalidObservabilityPropertyException(PREFIX + property, entry.getValue(),
-						"a tag value must not be empty; Prometheus treats an empty value as a missing label",
-						"Give the tag a value, or remove it");
-			}
-			tags = tags.and(entry.getKey(), entry.getValue());
-		}
-		return tags;
+		return SettingRules.namespace(configured);
 	}
 
 	/**
@@ -278,111 +164,6 @@ record ControllerObservabilitySettings(String namespace, Tags commonTags, List<D
 						"Choose another tag key");
 			}
 		}
-	}
-
-	private static List<String> labelKeys(String property, List<String> keys) {
-		List<String> checked = new ArrayList<>();
-		for (int i = 0; i < keys.size(); i++) {
-			String key = keys.get(i);
-			labelKey(property + "[" + i + "]", key, key);
-			if (checked.contains(key)) {
-				throw new InvalidObservabilityPropertyException(PREFIX + property + "[" + i + "]", key,
-						"the label key '" + key + "' is listed twice", "Remove the duplicate");
-			}
-			checked.add(key);
-		}
-		return List.copyOf(checked);
-	}
-
-	private static void labelKey(String property, Object value, String key) {
-		if (!MetricNames.isSnakeCase(key)) {
-			throw new InvalidObservabilityPropertyException(PREFIX + property, value,
-					"a label key must be a snake_case Prometheus label name: lower-case letters, digits and '_', "
-							+ "not starting with a digit or '__'",
-					"Rename it to something like '" + suggestion(key, "provisioner") + "'");
-		}
-		if (MetricConventions.RESERVED_LABELS.contains(key)) {
-			throw new InvalidObservabilityPropertyException(PREFIX + property, value,
-					"'" + key + "' is reserved (" + String.join(", ", MetricConventions.RESERVED_LABELS)
-							+ " are set by Prometheus or by operation timing)",
-					"Choose another label key");
-		}
-	}
-
-	private static List<Double> buckets(String property, List<Double> buckets) {
-		BucketRules.Problem problem = BucketRules.checkDurations(buckets);
-		if (problem != null) {
-			String element = PREFIX + property + ((problem.index() >= 0) ? "[" + problem.index() + "]" : "");
-			throw new InvalidObservabilityPropertyException(element, problem.value(), problem.reason(),
-					problem.action());
-		}
-		return List.copyOf(buckets);
-	}
-
-	private static List<String> meterPrefixes(List<String> prefixes) {
-		for (int i = 0; i < prefixes.size(); i++) {
-			String prefix = prefixes.get(i);
-			if (prefix == null || !METER_PREFIX.matcher(prefix).matches()) {
-				throw new InvalidObservabilityPropertyException(PREFIX + "meter-prefixes[" + i + "]", prefix,
-						"a meter prefix is a dotted Micrometer name of snake_case parts",
-						"Use a prefix such as 'nodes' or 'cloud.api'");
-			}
-			String framework = frameworkPrefixOf(prefix);
-			if (framework != null) {
-				throw new InvalidObservabilityPropertyException(PREFIX + "meter-prefixes[" + i + "]", prefix,
-						"'" + prefix + "' names framework meters (" + framework + "_*), which would all get the "
-								+ "namespace, common tags and buckets and leave their standard names",
-						"List only prefixes of meters your controller registers itself, such as 'nodes' or "
-								+ "'cloud.api'");
-			}
-		}
-		return List.copyOf(prefixes);
-	}
-
-	private static Map<String, OperationDefinition> definitions(Map<String, OperationDefinitionProperties> configured) {
-		Map<String, OperationDefinition> definitions = new LinkedHashMap<>();
-		Map<String, String> configuredNames = new LinkedHashMap<>();
-		for (Map.Entry<String, OperationDefinitionProperties> entry : configured.entrySet()) {
-			String property = "operations.definitions." + entry.getKey();
-			String name = MetricNames.toSnakeCase(entry.getKey());
-			if (!MetricNames.isSnakeCase(name)) {
-				throw new InvalidObservabilityPropertyException(PREFIX + property, entry.getKey(),
-						"an operation name must turn into a snake_case metric name part",
-						"Use letters, digits, '-' and '_', starting with a letter, such as 'apply-packing'");
-			}
-			String previous = configuredNames.putIfAbsent(name, entry.getKey());
-			if (previous != null) {
-				throw new InvalidObservabilityPropertyException(PREFIX + property, entry.getKey(),
-						"'" + entry.getKey() + "' and '" + previous + "' are the same operation ('" + name + "')",
-						"Keep one of the two definitions");
-			}
-			definitions.put(name, definition(property, entry.getValue()));
-		}
-		// Configuration order is kept: dashboards and rules list operations in it.
-		return Collections.unmodifiableMap(definitions);
-	}
-
-	private static OperationDefinition definition(String property, OperationDefinitionProperties definition) {
-		String subsystem = definition.getSubsystem();
-		if (subsystem != null && !MetricNames.isSnakeCase(subsystem)) {
-			throw new InvalidObservabilityPropertyException(PREFIX + property + ".subsystem", subsystem,
-					"a subsystem is a snake_case metric name part",
-					"Rename it to something like '" + suggestion(subsystem, "allocation_controller") + "'");
-		}
-		String description = definition.getDescription();
-		if (description != null && !StringUtils.hasText(description)) {
-			throw new InvalidObservabilityPropertyException(PREFIX + property + ".description", description,
-					"the description becomes the metric's HELP text and must not be blank",
-					"Describe what the operation does, or remove the property for a generated text");
-		}
-		List<Double> buckets = definition.getBuckets().isEmpty() ? List.of()
-				: buckets(property + ".buckets", definition.getBuckets());
-		return new OperationDefinition(subsystem, description, buckets, definition.getStability());
-	}
-
-	private static String suggestion(String value, String fallback) {
-		String snake = MetricNames.toSnakeCase(value);
-		return MetricNames.isSnakeCase(snake) ? snake : fallback;
 	}
 
 	/**

@@ -1,6 +1,7 @@
 package dev.controllerobservability.autoconfigure;
 
 import dev.controllerobservability.InvalidDefinitionException;
+import dev.controllerobservability.InvalidSettingException;
 
 /**
  * A {@code controller.observability.*} property has a value the starter cannot use.
@@ -65,6 +66,18 @@ class InvalidObservabilityPropertyException extends RuntimeException {
 		return new InvalidObservabilityPropertyException(
 				property + ((problem.getField() != null) ? "." + problem.getField() : ""), problem.getValue(),
 				problem.getReason() + note, problem.getAction());
+	}
+
+	/**
+	 * The property exception for a setting the core's rules refused.
+	 * @param refused the refusal, naming the setting below
+	 * {@code controller.observability}
+	 * @return the exception naming the whole property
+	 */
+	static InvalidObservabilityPropertyException of(InvalidSettingException refused) {
+		return new InvalidObservabilityPropertyException(
+				ControllerObservabilityProperties.PREFIX + "." + refused.getProperty(), refused.getValue(),
+				refused.getReason(), refused.getAction());
 	}
 
 	public String getProperty() {

@@ -32,6 +32,8 @@ import dev.controllerobservability.internal.catalog.LabelSetIndex;
 import dev.controllerobservability.internal.catalog.SeriesCache;
 import dev.controllerobservability.internal.metrics.MetricConventions;
 import dev.controllerobservability.RecordingFailures;
+import dev.controllerobservability.internal.settings.Setting;
+import dev.controllerobservability.internal.settings.SettingNames;
 import dev.controllerobservability.internal.stability.StabilityPolicy;
 import dev.controllerobservability.internal.stability.Version;
 import dev.controllerobservability.internal.stability.Visibility;
@@ -57,6 +59,8 @@ import dev.controllerobservability.internal.stability.Visibility;
 public class ControllerMetrics {
 
 	private static final Logger logger = LoggerFactory.getLogger(ControllerMetrics.class);
+
+	private final SettingNames settingNames;
 
 	private final MeterRegistry registry;
 
@@ -86,6 +90,24 @@ public class ControllerMetrics {
 	 */
 	public ControllerMetrics(MeterRegistry registry, MetricCatalog catalog, StabilityPolicy policy,
 			CardinalityLimiter limiter, RecordingFailures failures, List<Double> defaultBuckets) {
+		this(registry, catalog, policy, limiter, failures, defaultBuckets, SettingNames.BUILDER);
+	}
+
+	/**
+	 * Registers every declared metric, naming settings in messages as the path that wired
+	 * it sets them.
+	 * @param registry the registry
+	 * @param catalog the declared metrics
+	 * @param policy which metrics are visible, deprecated or hidden
+	 * @param limiter the cardinality limits
+	 * @param failures where recording failures go
+	 * @param defaultBuckets the shared duration buckets, in seconds
+	 * @param settingNames how messages name a setting
+	 */
+	public ControllerMetrics(MeterRegistry registry, MetricCatalog catalog, StabilityPolicy policy,
+			CardinalityLimiter limiter, RecordingFailures failures, List<Double> defaultBuckets,
+			SettingNames settingNames) {
+		this.settingNames = settingNames;
 		this.registry = registry;
 		this.catalog = catalog;
 		this.limiter = limiter;
@@ -459,8 +481,8 @@ public class ControllerMetrics {
 		Registered metric = this.metrics.get(name);
 		if (metric == null) {
 			throw new IllegalArgumentException("Metric '" + name + "' is not declared; declared metrics are "
-					+ this.catalog.names() + ". Declare it under controller.observability.metrics or as a "
-					+ "MetricDefinition bean.");
+					+ this.catalog.names() + ". Declare it with " + this.settingNames.of(Setting.METRICS)
+					+ ((this.settingNames == SettingNames.PROPERTIES) ? " or as a MetricDefinition bean." : "."));
 		}
 		MetricType type = metric.definition.type();
 		if (!Arrays.asList(types).contains(type)) {

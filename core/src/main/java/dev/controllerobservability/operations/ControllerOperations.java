@@ -27,6 +27,7 @@ import dev.controllerobservability.internal.operations.OperationDurations;
 import dev.controllerobservability.internal.operations.OperationResolver;
 import dev.controllerobservability.internal.operations.OperationSeries;
 import dev.controllerobservability.internal.operations.OperationSeriesCache;
+import dev.controllerobservability.internal.settings.SettingNames;
 
 /**
  * Times controller operations through the Micrometer Observation API, so metrics and
@@ -71,7 +72,7 @@ public class ControllerOperations {
 	protected ControllerOperations(Builder builder) {
 		this.failures = builder.failures;
 		this.resolver = new OperationResolver(builder.namespace, builder.labelKeys, builder.definitions,
-				builder.limiter, builder.maxOperations, builder.failures);
+				builder.limiter, builder.maxOperations, builder.failures, builder.settingNames);
 		this.recorder = new ObservationRecorder(builder.observationRegistry, builder.failures);
 		this.direct = (builder.directSeries != null) ? new DirectPath(builder.directSeries, builder.predicates,
 				this.resolver.maxCachedNames(), this.resolver.maxLabelValueLength()) : null;
@@ -307,6 +308,8 @@ public class ControllerOperations {
 
 		private int maxOperations = DEFAULT_MAX_OPERATIONS;
 
+		private SettingNames settingNames = SettingNames.BUILDER;
+
 		private Builder(ObservationRegistry observationRegistry, RecordingFailures failures) {
 			this.observationRegistry = Objects.requireNonNull(observationRegistry, "observationRegistry");
 			this.failures = Objects.requireNonNull(failures, "failures");
@@ -396,6 +399,17 @@ public class ControllerOperations {
 				throw new IllegalArgumentException("maxOperations must be at least 1, got " + maxOperations);
 			}
 			this.maxOperations = maxOperations;
+			return this;
+		}
+
+		/**
+		 * Sets how messages name a setting the user can change: the builder method in
+		 * plain Java, the property on the Spring Boot path.
+		 * @param settingNames how to name settings
+		 * @return this builder
+		 */
+		public Builder settingNames(SettingNames settingNames) {
+			this.settingNames = Objects.requireNonNull(settingNames, "settingNames");
 			return this;
 		}
 

@@ -1,5 +1,7 @@
 package dev.controllerobservability.operations;
 
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 import dev.controllerobservability.stability.StabilityLevel;
@@ -23,7 +25,8 @@ public record OperationDefinition(String subsystem, String description, List<Dou
 	public static final OperationDefinition DEFAULT = new OperationDefinition(null, null, List.of(), null);
 
 	public OperationDefinition {
-		buckets = (buckets != null) ? List.copyOf(buckets) : List.of();
+		// Kept as given, nulls too: the settings' rules name a bad element by its index.
+		buckets = (buckets != null) ? Collections.unmodifiableList(new ArrayList<>(buckets)) : List.of();
 	}
 
 }

@@ -334,7 +334,7 @@ class ControllerMetricsTests {
 		ControllerMetrics metrics = metrics("1.4.0");
 		assertThatIllegalArgumentException().isThrownBy(() -> metrics.counter("nodes_total"))
 			.withMessageStartingWith("Metric 'nodes_total' is not declared; declared metrics are [build_info, ")
-			.withMessageContaining("controller.observability.metrics");
+			.withMessageContaining("ControllerObservability.Builder.metric(…)");
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> metrics.counter("nodes_launched_total", "provisioner", "a", "pod", "x"))
 			.withMessage("Label 'pod' is not declared for metric 'nodes_launched_total'; its labels are "

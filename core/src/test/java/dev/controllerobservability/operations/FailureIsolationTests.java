@@ -126,7 +126,7 @@ class FailureIsolationTests {
 		assertThat(registry.find("karpenter.bind.duration").tagKeys("pod").timer()).isNull();
 		assertThat(failures.count()).isEqualTo(1);
 		assertThat(this.log.events().get(0).getThrowableProxy().getMessage())
-			.contains("Tag 'pod' is not an operation label", "controller.observability.operations.tags");
+			.contains("Tag 'pod' is not an operation label", "ControllerObservability.Builder.operationTags(…)");
 	}
 
 	@Test

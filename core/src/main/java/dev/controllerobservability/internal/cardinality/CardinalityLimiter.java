@@ -14,6 +14,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.controllerobservability.internal.metrics.SelfCounters;
+import dev.controllerobservability.internal.settings.Setting;
+import dev.controllerobservability.internal.settings.SettingNames;
 
 /**
  * Bounds the series a controller metric can have, whatever its callers pass.
@@ -63,6 +65,8 @@ public final class CardinalityLimiter {
 
 	private final int maxSeriesPerMetric;
 
+	private final String maxSeriesSetting;
+
 	private final Counter unexpected;
 
 	private final Counter overflows;
@@ -78,6 +82,7 @@ public final class CardinalityLimiter {
 		this.maxLabelValues = builder.maxLabelValues;
 		this.maxLabelValueLength = builder.maxLabelValueLength;
 		this.maxSeriesPerMetric = builder.maxSeriesPerMetric;
+		this.maxSeriesSetting = builder.settingNames.of(Setting.MAX_SERIES_PER_METRIC);
 		this.unexpected = SelfCounters.register(builder.registry,
 				builder.namespace + ".cardinality_enforcement_unexpected_categorizations",
 				"Number of label values replaced by \"unexpected\" because they were outside an "
@@ -207,9 +212,8 @@ public final class CardinalityLimiter {
 		SelfCounters.increment(this.overflows);
 		if (this.overflowed.add(metric)) {
 			logger.warn("Metric {} reached {} series: new label sets are recorded into its overflow series, whose "
-					+ "labels are all \"{}\". Raise controller.observability.max-series-per-metric if that many "
-					+ "series are expected, or record fewer distinct label values.", metric, this.maxSeriesPerMetric,
-					OVERFLOW);
+					+ "labels are all \"{}\". Raise {} if that many series are expected, or record fewer distinct "
+					+ "label values.", metric, this.maxSeriesPerMetric, OVERFLOW, this.maxSeriesSetting);
 		}
 	}
 
@@ -258,6 +262,8 @@ public final class CardinalityLimiter {
 
 		private int maxSeriesPerMetric = DEFAULT_MAX_SERIES_PER_METRIC;
 
+		private SettingNames settingNames = SettingNames.BUILDER;
+
 		private Builder(MeterRegistry registry, String namespace) {
 			this.registry = Objects.requireNonNull(registry, "registry");
 			this.namespace = Objects.requireNonNull(namespace, "namespace");
@@ -300,6 +306,17 @@ public final class CardinalityLimiter {
 		 */
 		public Builder maxSeriesPerMetric(int maxSeriesPerMetric) {
 			this.maxSeriesPerMetric = atLeastOne("maxSeriesPerMetric", maxSeriesPerMetric);
+			return this;
+		}
+
+		/**
+		 * Sets how messages name a setting the user can change: the builder method in
+		 * plain Java, the property on the Spring Boot path.
+		 * @param settingNames how to name settings
+		 * @return this builder
+		 */
+		public Builder settingNames(SettingNames settingNames) {
+			this.settingNames = Objects.requireNonNull(settingNames, "settingNames");
 			return this;
 		}
 

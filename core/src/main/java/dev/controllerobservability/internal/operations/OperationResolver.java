@@ -26,6 +26,8 @@ import dev.controllerobservability.internal.stability.StabilityPolicy;
 import dev.controllerobservability.internal.stability.Visibility;
 import dev.controllerobservability.operations.OperationDefinition;
 import dev.controllerobservability.operations.OperationDescriptor;
+import dev.controllerobservability.internal.settings.Setting;
+import dev.controllerobservability.internal.settings.SettingNames;
 
 /**
  * Resolves an operation's names, help texts, buckets and labels: the snake_case name, the
@@ -46,6 +48,8 @@ public final class OperationResolver {
 
 	private final int maxOperations;
 
+	private final SettingNames settingNames;
+
 	/** Most spellings of operation names whose resolution is remembered. */
 	private final int maxCachedNames;
 
@@ -61,9 +65,12 @@ public final class OperationResolver {
 	 * @param limiter the limits label values pass, or {@code null} for none
 	 * @param maxOperations the most distinct undeclared operations recorded
 	 * @param failures where refused operations and unknown tags are reported
+	 * @param settingNames how messages name a setting the user can change
 	 */
 	public OperationResolver(String namespace, List<String> labelKeys, Map<String, OperationDefinition> definitions,
-			@Nullable CardinalityLimiter limiter, int maxOperations, RecordingFailures failures) {
+			@Nullable CardinalityLimiter limiter, int maxOperations, RecordingFailures failures,
+			SettingNames settingNames) {
+		this.settingNames = settingNames;
 		this.namespace = namespace;
 		this.labelKeys = List.copyOf(labelKeys);
 		this.definitions = Map.copyOf(definitions);
@@ -126,11 +133,12 @@ public final class OperationResolver {
 				return true;
 			}
 		}
-		this.failures.record("start of operation " + name, new IllegalStateException("Operation '" + name
-				+ "' is not recorded: " + this.maxOperations + " distinct undeclared operations are recorded already, "
-				+ "the most allowed. Declare it under controller.observability.operations.definitions, raise "
-				+ "controller.observability.operations.max-operations, or keep per-call values out of operation "
-				+ "names (they belong in operation tags)."));
+		this.failures.record("start of operation " + name,
+				new IllegalStateException("Operation '" + name + "' is not recorded: " + this.maxOperations
+						+ " distinct undeclared operations are recorded already, "
+						+ "the most allowed. Declare it with " + this.settingNames.of(Setting.OPERATION_DEFINITIONS)
+						+ ", raise " + this.settingNames.of(Setting.MAX_OPERATIONS)
+						+ ", or keep per-call values out of operation " + "names (they belong in operation tags)."));
 		return false;
 	}
 
@@ -155,7 +163,7 @@ public final class OperationResolver {
 					this.failures.record("labels of operation " + descriptor.operation(),
 							new IllegalArgumentException("Tag '" + tag.getKey() + "' is not an operation label; "
 									+ "the labels are " + this.labelKeys + ". Add it to "
-									+ "controller.observability.operations.tags or stop passing it."));
+									+ this.settingNames.of(Setting.OPERATION_TAGS) + " or stop passing it."));
 				}
 				else if (!tag.getValue().isEmpty()) {
 					keyValues[2 * index + 1] = tag.getValue();

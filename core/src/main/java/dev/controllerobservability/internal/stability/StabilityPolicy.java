@@ -58,8 +58,8 @@ public final class StabilityPolicy {
 	 */
 	public static String describeAllowedShowHidden(Version version) {
 		if (version == null) {
-			return "the controller's version is unknown, so no version can be shown again; set "
-					+ "controller.observability.version";
+			return "the controller's version is unknown, so no version can be shown again; set the controller's "
+					+ "version";
 		}
 		Version previous = version.previousMinor();
 		return (previous != null)

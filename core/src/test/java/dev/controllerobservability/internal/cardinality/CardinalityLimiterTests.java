@@ -81,7 +81,7 @@ class CardinalityLimiterTests {
 			.isEqualTo(2);
 		assertThat(this.log.events()).singleElement()
 			.satisfies((event) -> assertThat(event.getFormattedMessage()).contains("karpenter_pods_total",
-					"controller.observability.max-series-per-metric"));
+					"ControllerObservability.Builder.maxSeriesPerMetric(…)"));
 	}
 
 	@Test

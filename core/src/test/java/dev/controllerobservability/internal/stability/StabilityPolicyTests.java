@@ -45,7 +45,7 @@ class StabilityPolicyTests {
 			.withMessage("version 2.0.0 has no previous minor version, so nothing can be shown again");
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> new StabilityPolicy(null, Version.parseMinor("1.4"), Set.of()))
-			.withMessageContaining("set controller.observability.version");
+			.withMessageContaining("set the controller's version");
 	}
 
 	@Test

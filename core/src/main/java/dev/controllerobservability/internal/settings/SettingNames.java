@@ -1,0 +1,32 @@
+package dev.controllerobservability.internal.settings;
+
+/**
+ * How messages at run time name a setting the user can change: plain Java names the
+ * builder method, the Spring Boot path the property.
+ */
+public enum SettingNames {
+
+	/** Names {@link Setting#builderCall()}: the core builder wired the parts. */
+	BUILDER {
+		@Override
+		public String of(Setting setting) {
+			return setting.builderCall();
+		}
+	},
+
+	/** Names {@code controller.observability.<property>}: Spring Boot wired the parts. */
+	PROPERTIES {
+		@Override
+		public String of(Setting setting) {
+			return "controller.observability." + setting.property();
+		}
+	};
+
+	/**
+	 * The name of a setting in a message.
+	 * @param setting the setting
+	 * @return its name
+	 */
+	public abstract String of(Setting setting);
+
+}

@@ -1,0 +1,177 @@
+package dev.controllerobservability;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
+
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import dev.controllerobservability.catalog.MetricDefinition;
+import dev.controllerobservability.operations.OperationDefinition;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * The builder refuses every setting the Spring Boot properties refuse, when it builds,
+ * and names the builder method, never a property.
+ */
+class ControllerObservabilityBuilderTests {
+
+	static Stream<Arguments> refusedSettings() {
+		return Stream.of(refused("namespace", (b) -> b.namespace("Bad-Name"), "namespace(…)", "Bad-Name", "snake_case"),
+				refused("namespace", (b) -> b.namespace(""), "namespace(…)", "", "snake_case"),
+				refused("namespace", (b) -> b.namespace(null), "namespace(…)", null, "snake_case"),
+				refused("namespace", (b) -> b.namespace("jvm"), "namespace(…)", "jvm", "framework"),
+				refused("operations.tags[0]", (b) -> b.operationTags("le"), "operationTags(…) element 0", "le",
+						"reserved"),
+				refused("operations.tags[1]", (b) -> b.operationTags("kind", "result"), "operationTags(…) element 1",
+						"result", "reserved"),
+				refused("operations.tags[0]", (b) -> b.operationTags("quantile"), "operationTags(…) element 0",
+						"quantile", "reserved"),
+				refused("operations.tags[0]", (b) -> b.operationTags("error"), "operationTags(…) element 0", "error",
+						"reserved"),
+				refused("operations.tags[1]", (b) -> b.operationTags("kind", "kind"), "operationTags(…) element 1",
+						"kind", "listed twice"),
+				refused("operations.tags[0]", (b) -> b.operationTags("Kind"), "operationTags(…) element 0", "Kind",
+						"snake_case"),
+				refused("operations.tags", (b) -> b.operationTags((String[]) null), "operationTags(…)", null,
+						"must not be null"),
+				refused("common-tags.le", (b) -> b.commonTags(Tags.of("le", "x")), "commonTags(…) key \"le\"", "le",
+						"reserved"),
+				refused("common-tags.cluster", (b) -> b.commonTags(Tags.of("cluster", "")),
+						"commonTags(…) key \"cluster\"", "", "must not be empty"),
+				refused("duration-buckets[1]", (b) -> b.durationBuckets(List.of(1.0, 0.5)),
+						"durationBuckets(…) element 1", 0.5, "strictly increasing"),
+				refused("duration-buckets[0]", (b) -> b.durationBuckets(List.of(-1.0, 0.5)),
+						"durationBuckets(…) element 0", -1.0, "positive and finite"),
+				refused("duration-buckets", (b) -> b.durationBuckets(List.of()), "durationBuckets(…)", List.of(),
+						"at least one"),
+				refused("meter-prefixes[0]", (b) -> b.meterPrefixes("jvm.memory"), "meterPrefixes(…) element 0",
+						"jvm.memory", "framework meters"),
+				refused("error-log-interval", (b) -> b.errorLogInterval(Duration.ofSeconds(-1)), "errorLogInterval(…)",
+						Duration.ofSeconds(-1), "zero or positive"),
+				refused("operations.definitions.bind.subsystem",
+						(b) -> b.operation("bind", new OperationDefinition("Alloc-Ctrl", null, List.of(), null)),
+						"operation(\"bind\", …) subsystem", "Alloc-Ctrl", "snake_case"),
+				refused("operations.definitions.bind.description",
+						(b) -> b.operation("bind", new OperationDefinition(null, " ", List.of(), null)),
+						"operation(\"bind\", …) description", " ", "must not be blank"),
+				refused("operations.definitions.bind.buckets[1]",
+						(b) -> b.operation("bind", new OperationDefinition(null, null, List.of(2.0, 1.0), null)),
+						"operation(\"bind\", …) buckets element 1", 1.0, "strictly increasing"),
+				refused("operations.definitions.apply_packing",
+						(b) -> b.operation("apply-packing", OperationDefinition.DEFAULT)
+							.operation("apply_packing", OperationDefinition.DEFAULT),
+						"operation(\"apply_packing\", …)", "apply_packing", "the same operation"),
+				refused("operations.definitions.!!", (b) -> b.operation("!!", OperationDefinition.DEFAULT),
+						"operation(\"!!\", …)", "!!", "snake_case"),
+				refused("operations.max-operations", (b) -> b.maxOperations(0), "maxOperations(…)", 0, "at least 1"),
+				refused("max-label-values", (b) -> b.maxLabelValues(0), "maxLabelValues(…)", 0, "at least 1"),
+				refused("max-label-value-length", (b) -> b.maxLabelValueLength(-1), "maxLabelValueLength(…)", -1,
+						"at least 1"),
+				refused("max-series-per-metric", (b) -> b.maxSeriesPerMetric(0), "maxSeriesPerMetric(…)", 0,
+						"at least 1"),
+				refused("version", (b) -> b.version("next"), "version(…)", "next", "MAJOR.MINOR.PATCH"),
+				refused("show-hidden-metrics-for-version", (b) -> b.version("1.5.0").showHiddenMetricsForVersion("1.3"),
+						"showHiddenMetricsForVersion(…)", "1.3", "previous minor"),
+				refused("disabled-metrics[0]", (b) -> b.disabledMetrics(List.of("karpenter-old")),
+						"disabledMetrics(…) element 0", "karpenter-old", "disables nothing"),
+				refused("label-allow-list.karpenter_nodes_total.zone",
+						(b) -> b.labelAllowList("karpenter_nodes_total", "zone"),
+						"labelAllowList(…) key \"karpenter_nodes_total\" key \"zone\"", List.of(),
+						"at least one value"),
+				refused("metrics.nodes_total.help",
+						(b) -> b.metric(MetricDefinition.counter("nodes_total").help(" ").build()),
+						"metric(MetricDefinition \"nodes_total\") help", " ", "help"));
+	}
+
+	private static Arguments refused(String property, UnaryOperator<ControllerObservability.Builder> setting,
+			String builderCall, Object value, String reason) {
+		return Arguments.of(property, setting, builderCall, value, reason);
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("refusedSettings")
+	void refusesWhenItBuildsNamingTheBuilderMethod(String property,
+			UnaryOperator<ControllerObservability.Builder> setting, String builderCall, Object value, String reason) {
+		SimpleMeterRegistry registry = new SimpleMeterRegistry();
+		ControllerObservability.Builder builder = setting.apply(ControllerObservability.builder(registry));
+		assertThatExceptionOfType(InvalidSettingException.class).isThrownBy(builder::build).satisfies((ex) -> {
+			assertThat(ex.getProperty()).isEqualTo(property);
+			assertThat(ex.getBuilderCall()).isEqualTo("ControllerObservability.Builder." + builderCall);
+			assertThat(ex.getValue()).isEqualTo(value);
+			assertThat(ex.getReason()).contains(reason);
+			assertThat(ex.getMessage()).startsWith("ControllerObservability.Builder." + builderCall + " = ")
+				.contains(ex.getReason())
+				.contains(ex.getAction())
+				.doesNotContain("controller.observability");
+		});
+		assertThat(registry.getMeters()).as("nothing registered when a setting is refused").isEmpty();
+	}
+
+	@Test
+	void buildsWithEverySettingGiven() {
+		SimpleMeterRegistry registry = new SimpleMeterRegistry();
+		ControllerObservability observability = ControllerObservability.builder(registry)
+			.namespace("widgets")
+			.operationTags("kind")
+			.commonTags(Tags.of("cluster", "dev"))
+			.durationBuckets(List.of(0.1, 1.0))
+			.meterPrefixes("cloud.api")
+			.errorLogInterval(Duration.ZERO)
+			.operation("apply-packing", new OperationDefinition("allocation_controller", "Packs.", List.of(), null))
+			.maxOperations(1)
+			.maxLabelValues(1)
+			.maxLabelValueLength(16)
+			.maxSeriesPerMetric(5)
+			.version("1.5.0")
+			.showHiddenMetricsForVersion("1.4")
+			.disabledMetrics(List.of("widgets_old_total"))
+			.labelAllowList("widgets_allocation_controller_apply_packing_duration_seconds", "kind", "ConfigMap")
+			.metric(MetricDefinition.counter("nodes_total").help("Nodes.").labels("zone").build())
+			.build();
+		observability.operations().observe("apply-packing", Tags.of("kind", "ConfigMap"), () -> {
+		});
+		observability.operations().observe("apply-packing", Tags.of("kind", "Secret"), () -> {
+		});
+		assertThat(registry.get("widgets.allocation_controller.apply_packing.duration")
+			.tags("cluster", "dev", "kind", "ConfigMap")
+			.timer()
+			.count()).as("an allowed value").isEqualTo(1);
+		assertThat(registry.get("widgets.allocation_controller.apply_packing.duration")
+			.tags("cluster", "dev", "kind", "unexpected")
+			.timer()
+			.count()).as("a value outside the allow-list").isEqualTo(1);
+		observability.metrics().counter("nodes_total", "zone", "a").increment();
+		observability.metrics().counter("nodes_total", "zone", "averyveryverylongzone").increment();
+		assertThat(registry.get("widgets.nodes").tags("zone", "unexpected").counter().count())
+			.as("the per-label cap of 1 turns the second zone into unexpected")
+			.isEqualTo(1);
+		observability.operations().observe("launch", Tags.empty(), () -> {
+		});
+		observability.operations().observe("terminate", Tags.empty(), () -> {
+		});
+		assertThat(registry.find("widgets.terminate.duration").timer())
+			.as("a second undeclared operation is beyond maxOperations(1)")
+			.isNull();
+		assertThat(registry.get("widgets.launch.duration").timer().count()).isEqualTo(1);
+	}
+
+	@Test
+	void namesTheBuilderMethodWhenAnUndeclaredMetricIsRecorded() {
+		ControllerObservability observability = ControllerObservability.builder(new SimpleMeterRegistry()).build();
+		assertThatExceptionOfType(IllegalArgumentException.class)
+			.isThrownBy(() -> observability.metrics().counter("nodes_total"))
+			.withMessageContaining("ControllerObservability.Builder.metric(…)")
+			.withMessageNotContaining("controller.observability");
+	}
+
+}
