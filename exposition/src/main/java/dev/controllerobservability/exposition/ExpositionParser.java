@@ -45,9 +45,7 @@ final class ExpositionParser {
 	}
 
 	private void metadata(Token kind) {
-		if (this.lexer.nextToken() != Token.MNAME) {
-			throw refused("expected metric name after " + kind);
-		}
+		expect(Token.MNAME, "expected metric name after " + kind);
 		String name = this.lexer.token();
 		if (this.lexer.nextToken() != Token.TEXT) {
 			throw refused("expected text in " + kind);
