@@ -34,10 +34,13 @@ public record Exposition(List<ExposedFamily> families, List<String> duplicateNam
 	}
 
 	/**
-	 * Reads a scrape in the Prometheus text format.
+	 * Reads a scrape in the Prometheus text format exactly as Prometheus 2.42 reads it:
+	 * what it accepts is read to the same names, labels, values and timestamps, and what
+	 * it refuses is refused.
 	 * @param text the scrape
 	 * @return its families
-	 * @throws IllegalArgumentException for a line that is not of the text format
+	 * @throws IllegalArgumentException for input Prometheus refuses, naming the line, the
+	 * column and Prometheus's reason
 	 */
 	public static Exposition parse(String text) {
 		return new ExpositionParser(text).parse();

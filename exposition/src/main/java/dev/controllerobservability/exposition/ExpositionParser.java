@@ -1,159 +1,151 @@
 package dev.controllerobservability.exposition;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import dev.controllerobservability.exposition.ExpositionLexer.Token;
+
 /**
- * Reads the Prometheus text format (version 0.0.4) the way Prometheus's own parser groups
- * it: a {@code # TYPE} or {@code # HELP} line starts a family, histogram and summary
- * samples ({@code _bucket}, {@code _count}, {@code _sum}) belong to their base family,
- * and samples of one label set form one series.
+ * Reads the Prometheus text format (version 0.0.4) entry by entry as Prometheus 2.42's
+ * {@code model/textparse/promparse.go} does, and refuses what it refuses with its reason
+ * and the line. What promparse accepts, this reads too: blanks between any tokens, a
+ * trailing comma in a label set, a timestamp after the value, a last line without a line
+ * feed, a line feed inside a label value, and a backslash before any other character,
+ * kept as written.
  */
 final class ExpositionParser {
 
-	private final String text;
+	private static final Set<String> TYPES = Set.of("counter", "gauge", "histogram", "summary", "untyped");
 
-	private final Map<String, Builder> families = new LinkedHashMap<>();
+	private final ExpositionLexer lexer;
 
-	private final List<String> duplicates = new ArrayList<>();
-
-	private final List<ExposedSample> samples = new ArrayList<>();
+	private final FamilyGrouping families = new FamilyGrouping();
 
 	ExpositionParser(String text) {
-		this.text = text;
+		this.lexer = new ExpositionLexer(text);
 	}
 
 	Exposition parse() {
-		int lineNumber = 0;
-		for (String line : this.text.split("\n", -1)) {
-			lineNumber++;
-			if (line.isBlank()) {
-				continue;
-			}
-			try {
-				if (line.startsWith("# HELP ")) {
-					String[] parts = split(line.substring(7));
-					family(parts[0]).help = unescapeHelp(parts[1]);
+		while (true) {
+			Token token = this.lexer.nextToken();
+			switch (token) {
+				case EOF -> {
+					return this.families.exposition();
 				}
-				else if (line.startsWith("# TYPE ")) {
-					String[] parts = split(line.substring(7));
-					Builder family = family(parts[0]);
-					if (family.type != null) {
-						this.duplicates.add(parts[0]);
-					}
-					family.type = parts[1].trim();
+				case LINEBREAK -> {
+					// Blank lines are allowed.
 				}
-				else if (!line.startsWith("#")) {
-					sample(line);
-				}
-			}
-			catch (RuntimeException ex) {
-				throw new IllegalArgumentException(
-						"Line " + lineNumber + " is not of the Prometheus text format: " + line, ex);
+				case HELP, TYPE -> metadata(token);
+				case COMMENT -> expect(Token.LINEBREAK, "linebreak expected after comment");
+				case MNAME -> sample();
+				default -> throw refused("\"" + token + "\" is not a valid start token");
 			}
 		}
-		return new Exposition(this.families.values().stream().map(Builder::build).toList(), this.duplicates,
-				this.samples);
 	}
 
-	private Builder family(String name) {
-		return this.families.computeIfAbsent(name, Builder::new);
-	}
-
-	private void sample(String line) {
-		int nameEnd = 0;
-		while (nameEnd < line.length() && line.charAt(nameEnd) != '{' && line.charAt(nameEnd) != ' ') {
-			nameEnd++;
+	private void metadata(Token kind) {
+		expect(Token.MNAME, "expected metric name after " + kind);
+		String name = this.lexer.token();
+		if (this.lexer.nextToken() != Token.TEXT) {
+			throw refused("expected text in " + kind);
 		}
-		String name = line.substring(0, nameEnd);
+		String token = this.lexer.token();
+		// The text token starts with the blank after the name.
+		String text = (token.length() > 1) ? token.substring(1) : "";
+		if (kind == Token.TYPE && !TYPES.contains(text)) {
+			throw refused("invalid metric type \"" + text + "\"");
+		}
+		expect(Token.LINEBREAK, "linebreak expected after metadata");
+		if (kind == Token.TYPE) {
+			this.families.type(name, text);
+		}
+		else {
+			this.families.help(name, unescape(text, false));
+		}
+	}
+
+	private void sample() {
+		String name = this.lexer.token();
 		Map<String, String> labels = new LinkedHashMap<>();
-		int valueStart = nameEnd;
-		if (nameEnd < line.length() && line.charAt(nameEnd) == '{') {
-			valueStart = parseLabels(line, nameEnd + 1, labels) + 1;
+		Token token = this.lexer.nextToken();
+		if (token == Token.BOPEN) {
+			labels(labels);
+			token = this.lexer.nextToken();
 		}
-		this.samples.add(new ExposedSample(name, labels, value(line.substring(valueStart))));
-		Builder family = owner(name);
-		String bucket = null;
-		if ("histogram".equals(family.type)) {
-			bucket = labels.remove("le");
+		if (token != Token.VALUE) {
+			throw refused("expected value after metric, got \"" + token + "\"");
 		}
-		else if ("summary".equals(family.type)) {
-			labels.remove("quantile");
+		double value;
+		try {
+			value = TextFormatFloat.parse(this.lexer.token());
 		}
-		family.addSeries(labels, name.endsWith("_bucket") ? bucket : null);
+		catch (IllegalArgumentException ex) {
+			throw refused(ex.getMessage());
+		}
+		Long timestamp = null;
+		token = this.lexer.nextToken();
+		if (token == Token.TIMESTAMP) {
+			timestamp = timestamp(this.lexer.token());
+			expect(Token.LINEBREAK, "expected next entry after timestamp");
+		}
+		else if (token != Token.LINEBREAK) {
+			throw refused("expected timestamp or new record, got \"" + token + "\"");
+		}
+		this.families.sample(new ExposedSample(name, labels, value, timestamp));
 	}
 
-	private Builder owner(String sampleName) {
-		for (String suffix : new String[] { "_bucket", "_count", "_sum" }) {
-			if (sampleName.endsWith(suffix)) {
-				Builder base = this.families.get(sampleName.substring(0, sampleName.length() - suffix.length()));
-				if (base != null && ("histogram".equals(base.type) || "summary".equals(base.type))
-						&& !(suffix.equals("_bucket") && "summary".equals(base.type))) {
-					return base;
-				}
+	private void labels(Map<String, String> labels) {
+		Token token = this.lexer.nextToken();
+		while (token != Token.BCLOSE) {
+			if (token != Token.LNAME) {
+				throw refused("expected label name, got \"" + token + "\"");
+			}
+			String name = this.lexer.token();
+			expect(Token.EQUAL, "expected equal");
+			expect(Token.LVALUE, "expected label value");
+			String quoted = this.lexer.token();
+			labels.put(name, unescape(quoted.substring(1, quoted.length() - 1), true));
+			// A trailing comma is allowed, and so is no comma between labels.
+			token = this.lexer.nextToken();
+			if (token == Token.COMMA) {
+				token = this.lexer.nextToken();
 			}
 		}
-		return family(sampleName);
 	}
 
-	private static int parseLabels(String line, int start, Map<String, String> labels) {
-		int i = start;
-		while (i < line.length() && line.charAt(i) != '}') {
-			int equals = line.indexOf('=', i);
-			String key = line.substring(i, equals).trim();
-			int quote = line.indexOf('"', equals);
-			StringBuilder value = new StringBuilder();
-			int j = quote + 1;
-			while (line.charAt(j) != '"') {
-				char c = line.charAt(j);
-				if (c == '\\') {
-					char next = line.charAt(++j);
-					value.append((next == 'n') ? '\n' : next);
-				}
-				else {
-					value.append(c);
-				}
-				j++;
-			}
-			labels.put(key, value.toString());
-			i = j + 1;
-			if (i < line.length() && line.charAt(i) == ',') {
-				i++;
-			}
+	private Long timestamp(String digits) {
+		try {
+			return Long.parseLong(digits);
 		}
-		if (i >= line.length()) {
-			throw new IllegalArgumentException("unterminated label set");
+		catch (NumberFormatException ex) {
+			throw refused("strconv.ParseInt: parsing \"" + digits + "\": value out of range");
 		}
-		return i;
 	}
 
-	private static double value(String valueAndTimestamp) {
-		String value = valueAndTimestamp.trim().split("\\s+", 2)[0];
-		return switch (value) {
-			case "+Inf" -> Double.POSITIVE_INFINITY;
-			case "-Inf" -> Double.NEGATIVE_INFINITY;
-			case "NaN" -> Double.NaN;
-			default -> Double.parseDouble(value);
-		};
+	private void expect(Token expected, String reason) {
+		Token token = this.lexer.nextToken();
+		if (token != expected) {
+			throw refused(reason + ", got \"" + token + "\"");
+		}
 	}
 
-	private static String[] split(String nameAndRest) {
-		int space = nameAndRest.indexOf(' ');
-		return (space < 0) ? new String[] { nameAndRest, "" }
-				: new String[] { nameAndRest.substring(0, space), nameAndRest.substring(space + 1) };
-	}
-
-	private static String unescapeHelp(String help) {
-		StringBuilder result = new StringBuilder();
-		for (int i = 0; i < help.length(); i++) {
-			char c = help.charAt(i);
-			if (c == '\\' && i + 1 < help.length()) {
-				char next = help.charAt(++i);
+	/**
+	 * Reads the escapes Prometheus reads, left to right: {@code \\} and {@code \n}
+	 * everywhere, {@code \"} in label values only. A backslash before anything else
+	 * stays.
+	 */
+	private static String unescape(String escaped, boolean labelValue) {
+		if (escaped.indexOf('\\') < 0) {
+			return escaped;
+		}
+		StringBuilder result = new StringBuilder(escaped.length());
+		for (int i = 0; i < escaped.length(); i++) {
+			char c = escaped.charAt(i);
+			char next = (i + 1 < escaped.length()) ? escaped.charAt(i + 1) : 0;
+			if (c == '\\' && (next == '\\' || next == 'n' || (labelValue && next == '"'))) {
 				result.append((next == 'n') ? '\n' : next);
+				i++;
 			}
 			else {
 				result.append(c);
@@ -162,38 +154,15 @@ final class ExpositionParser {
 		return result.toString();
 	}
 
-	private static final class Builder {
-
-		private final String name;
-
-		private String type;
-
-		private String help;
-
-		private final Set<Map<String, String>> series = new LinkedHashSet<>();
-
-		private Map<String, String> firstSeries;
-
-		private final List<Double> buckets = new ArrayList<>();
-
-		Builder(String name) {
-			this.name = name;
-		}
-
-		void addSeries(Map<String, String> labels, String bucket) {
-			if (this.series.add(labels) && this.firstSeries == null) {
-				this.firstSeries = labels;
-			}
-			if (bucket != null && labels.equals(this.firstSeries) && !bucket.equals("+Inf")) {
-				this.buckets.add(Double.parseDouble(bucket));
-			}
-		}
-
-		ExposedFamily build() {
-			return new ExposedFamily(this.name, (this.type != null) ? this.type : "untyped", this.help,
-					new ArrayList<>(this.series), this.buckets);
-		}
-
+	private IllegalArgumentException refused(String reason) {
+		String input = this.lexer.input();
+		int at = Math.min(this.lexer.tokenStart(), input.length() - 1);
+		int lineStart = input.lastIndexOf('\n', at - 1) + 1;
+		int lineEnd = input.indexOf('\n', at);
+		int line = 1 + (int) input.substring(0, lineStart).chars().filter((c) -> c == '\n').count();
+		return new IllegalArgumentException("Line " + line + " is not of the Prometheus text format: " + reason
+				+ " at column " + (at - lineStart + 1) + ", as Prometheus 2.42 refuses it too; write the line as"
+				+ " the text format 0.0.4 has it: " + input.substring(lineStart, lineEnd));
 	}
 
 }

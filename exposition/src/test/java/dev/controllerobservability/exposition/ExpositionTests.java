@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.tuple;
 
 class ExpositionTests {
 
@@ -47,6 +48,55 @@ class ExpositionTests {
 	void rejectsLinesThatAreNotTheTextFormat() {
 		assertThatIllegalArgumentException().isThrownBy(() -> Exposition.parse("a{b=\"1\" 1\n"))
 			.withMessageStartingWith("Line 1 is not of the Prometheus text format");
+	}
+
+	@Test
+	void keepsABackslashBeforeAnyOtherCharacterAsPrometheusDoes() {
+		Exposition exposition = Exposition.parse("""
+				# HELP a Help with \\" and \\t kept.
+				a{b="tab \\t, quote \\", line \\n, backslash \\\\"} 1
+				""");
+		assertThat(exposition.family("a").orElseThrow().help()).isEqualTo("Help with \\\" and \\t kept.");
+		assertThat(exposition.samples()).singleElement()
+			.satisfies((sample) -> assertThat(sample.labels())
+				.containsExactly(Map.entry("b", "tab \\t, quote \", line \n, backslash \\")));
+	}
+
+	@Test
+	void refusesALabelKeyThatIsNotALabelName() {
+		assertThatIllegalArgumentException().isThrownBy(() -> Exposition.parse("a 1\na{@=\"x\"} 1\n"))
+			.withMessageStartingWith(
+					"Line 2 is not of the Prometheus text format: expected label name, got \"INVALID\"");
+	}
+
+	@Test
+	void refusesASampleWithoutAMetricName() {
+		assertThatIllegalArgumentException().isThrownBy(() -> Exposition.parse("a 1\n\n{a=\"ok\"} 1\n"))
+			.withMessageStartingWith(
+					"Line 3 is not of the Prometheus text format: \"INVALID\" is not a valid start token");
+	}
+
+	@Test
+	void refusesHexadecimalFloats() {
+		assertThatIllegalArgumentException().isThrownBy(() -> Exposition.parse("# TYPE a gauge\na 0x1p3\n"))
+			.withMessageStartingWith("Line 2 is not of the Prometheus text format: unsupported character in float");
+	}
+
+	@Test
+	void readsALastLineWithoutALineFeedAsPrometheusDoes() {
+		Exposition exposition = Exposition.parse("a 1\nb 7");
+		assertThat(exposition.samples()).extracting(ExposedSample::name, ExposedSample::value)
+			.containsExactly(tuple("a", 1.0), tuple("b", 7.0));
+	}
+
+	@Test
+	void readsBlanksBetweenTokensATrailingCommaAndATimestamp() {
+		Exposition exposition = Exposition.parse("\t a \t{ b = \"1\" ,\tc=\"2\", } \t 3  123\n");
+		assertThat(exposition.samples()).singleElement().satisfies((sample) -> {
+			assertThat(sample.name()).isEqualTo("a");
+			assertThat(sample.labels()).containsExactly(Map.entry("b", "1"), Map.entry("c", "2"));
+			assertThat(sample.value()).isEqualTo(3.0);
+		});
 	}
 
 }
