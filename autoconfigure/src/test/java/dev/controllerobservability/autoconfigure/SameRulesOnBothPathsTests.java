@@ -1,0 +1,129 @@
+package dev.controllerobservability.autoconfigure;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
+
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
+import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import dev.controllerobservability.ControllerObservability;
+import dev.controllerobservability.InvalidSettingException;
+import dev.controllerobservability.catalog.MetricDefinition;
+import dev.controllerobservability.catalog.MetricType;
+import dev.controllerobservability.operations.OperationDefinition;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * Each start-up check of the docs, fed the same bad value through the properties and
+ * through the core builder: both refuse it, for the same reason, with the same fix, and
+ * name the same setting, as a property on one path and as a builder call on the other.
+ */
+class SameRulesOnBothPathsTests {
+
+	private static final String PREFIX = "controller.observability.";
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
+				SimpleMetricsExportAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
+				ObservationAutoConfiguration.class, ControllerObservabilityAutoConfiguration.class));
+
+	static Stream<Arguments> badValues() {
+		return Stream.of(bad("namespace", (b) -> b.namespace("Bad-Name"), "namespace=Bad-Name"),
+				bad("namespace", (b) -> b.namespace("jvm"), "namespace=jvm"),
+				bad("operations.tags[0]", (b) -> b.operationTags("le"), "operations.tags=le"),
+				bad("operations.tags[1]", (b) -> b.operationTags("kind", "result"), "operations.tags=kind,result"),
+				bad("operations.tags[0]", (b) -> b.operationTags("quantile"), "operations.tags=quantile"),
+				bad("operations.tags[0]", (b) -> b.operationTags("error"), "operations.tags=error"),
+				bad("operations.tags[1]", (b) -> b.operationTags("kind", "kind"), "operations.tags=kind,kind"),
+				bad("operations.tags[0]", (b) -> b.operationTags("Kind-Name"), "operations.tags=Kind-Name"),
+				bad("common-tags.quantile", (b) -> b.commonTags(Tags.of("quantile", "x")), "common-tags.quantile=x"),
+				bad("common-tags.cluster", (b) -> b.commonTags(Tags.of("cluster", "")), "common-tags.cluster="),
+				bad("duration-buckets[1]", (b) -> b.durationBuckets(List.of(1.0, 0.5)), "duration-buckets=1.0,0.5"),
+				bad("duration-buckets[0]", (b) -> b.durationBuckets(List.of(-1.0, 0.5)), "duration-buckets=-1.0,0.5"),
+				bad("duration-buckets[1]", (b) -> b.durationBuckets(List.of(0.5, 0.5)), "duration-buckets=0.5,0.5"),
+				bad("duration-buckets[0]", (b) -> b.durationBuckets(List.of(1e-10)), "duration-buckets=1e-10"),
+				bad("duration-buckets[0]", (b) -> b.durationBuckets(List.of(1e10)), "duration-buckets=1e10"),
+				bad("meter-prefixes[0]", (b) -> b.meterPrefixes("http.server"), "meter-prefixes=http.server"),
+				bad("meter-prefixes[0]", (b) -> b.meterPrefixes("Cloud-API"), "meter-prefixes=Cloud-API"),
+				bad("error-log-interval", (b) -> b.errorLogInterval(Duration.ofSeconds(-5)), "error-log-interval=-5s"),
+				bad("operations.definitions.bind.subsystem",
+						(b) -> b.operation("bind", new OperationDefinition("Alloc-Ctrl", null, List.of(), null)),
+						"operations.definitions.bind.subsystem=Alloc-Ctrl"),
+				bad("operations.definitions.bind.buckets[1]",
+						(b) -> b.operation("bind", new OperationDefinition(null, null, List.of(2.0, 1.0), null)),
+						"operations.definitions.bind.buckets=2.0,1.0"),
+				bad("operations.max-operations", (b) -> b.maxOperations(0), "operations.max-operations=0"),
+				bad("max-label-values", (b) -> b.maxLabelValues(0), "max-label-values=0"),
+				bad("max-label-value-length", (b) -> b.maxLabelValueLength(0), "max-label-value-length=0"),
+				bad("max-series-per-metric", (b) -> b.maxSeriesPerMetric(0), "max-series-per-metric=0"),
+				bad("version", (b) -> b.version("next"), "version=next"),
+				bad("show-hidden-metrics-for-version", (b) -> b.version("1.5.0").showHiddenMetricsForVersion("1.3"),
+						"version=1.5.0", "show-hidden-metrics-for-version=1.3"),
+				bad("disabled-metrics[0]", (b) -> b.disabledMetrics(List.of("karpenter-old")),
+						"disabled-metrics=karpenter-old"),
+				bad("label-allow-list.karpenter_nodes_total.Zone",
+						(b) -> b.labelAllowList("karpenter_nodes_total", "Zone", "a"),
+						"label-allow-list.karpenter_nodes_total.Zone=a"),
+				bad("metrics.packing_seconds.buckets", (b) -> b.metric(
+						MetricDefinition.histogram("packing_seconds").help("Packing time.").buckets(1.0, 0.5).build()),
+						"metrics.packing_seconds.type=histogram", "metrics.packing_seconds.help=Packing time.",
+						"metrics.packing_seconds.buckets=1.0,0.5"),
+				bad("metrics.nodes_total.labels",
+						(b) -> b.metric(new MetricDefinition("nodes_total", MetricType.COUNTER, "Nodes.", List.of("le"),
+								null, null, null, null, null, null, null)),
+						"metrics.nodes_total.type=counter", "metrics.nodes_total.help=Nodes.",
+						"metrics.nodes_total.labels=le"));
+	}
+
+	private static Arguments bad(String property, UnaryOperator<ControllerObservability.Builder> builder,
+			String... properties) {
+		return Arguments.of(property, builder,
+				Stream.of(properties).map((assignment) -> PREFIX + assignment).toArray(String[]::new));
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("badValues")
+	void refusesTheSameValueForTheSameReasonOnBothPaths(String property,
+			UnaryOperator<ControllerObservability.Builder> builder, String[] properties) {
+		InvalidSettingException plain = catchRefusal(builder);
+		assertThat(plain.getProperty()).isEqualTo(property);
+		this.contextRunner.withPropertyValues(properties).run((context) -> {
+			assertThat(context).hasFailed();
+			InvalidObservabilityPropertyException spring = findCause(context.getStartupFailure());
+			assertThat(spring.getProperty()).isEqualTo(PREFIX + property);
+			assertThat(spring.getReason()).isEqualTo(plain.getReason());
+			assertThat(spring.getAction()).isEqualTo(plain.getAction());
+			assertThat(String.valueOf(spring.getValue())).isEqualTo(String.valueOf(plain.getValue()));
+		});
+	}
+
+	private static InvalidSettingException catchRefusal(UnaryOperator<ControllerObservability.Builder> builder) {
+		ControllerObservability.Builder configured = builder
+			.apply(ControllerObservability.builder(new SimpleMeterRegistry()));
+		return assertThatExceptionOfType(InvalidSettingException.class).isThrownBy(configured::build).actual();
+	}
+
+	private static InvalidObservabilityPropertyException findCause(Throwable failure) {
+		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+			if (cause instanceof InvalidObservabilityPropertyException refused) {
+				return refused;
+			}
+		}
+		throw new AssertionError("no InvalidObservabilityPropertyException in " + failure, failure);
+	}
+
+}
