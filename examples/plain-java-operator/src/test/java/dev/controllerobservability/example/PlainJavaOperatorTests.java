@@ -100,6 +100,20 @@ class PlainJavaOperatorTests {
 			.isLessThan(reference.indexOf("## " + MetricsReference.FRAMEWORK_HEADING));
 	}
 
+	@Test
+	void docsQuoteTheScrape() throws Exception {
+		List<String> quoted = DocsTests.blocks("")
+			.stream()
+			.filter((block) -> block.startsWith("widgets_"))
+			.findFirst()
+			.orElseThrow()
+			.replace("<port>", String.valueOf(example.apiServer().getPort()))
+			.lines()
+			.toList();
+		assertThat(quoted).hasSize(7);
+		assertThat(lines("/metrics")).containsAll(quoted);
+	}
+
 	static String get(String path) throws IOException, InterruptedException {
 		HttpResponse<String> response = HttpClient.newHttpClient()
 			.send(HttpRequest.newBuilder(URI.create("http://localhost:" + example.port() + path)).build(),
