@@ -62,10 +62,8 @@ public final class KubernetesObservabilityAutoConfiguration {
 			// Micrometer's process meters get management.metrics.tags from a meter
 			// filter these do not pass.
 			MetricsProperties properties = metricsProperties.getIfAvailable();
-			StandardProcessMetrics metrics = new StandardProcessMetrics(
+			return StandardProcessMetrics.register(prometheusRegistry,
 					(properties != null) ? properties.getTags() : Map.of());
-			prometheusRegistry.register(metrics);
-			return metrics;
 		}
 
 	}

@@ -1,8 +1,5 @@
 package dev.controllerobservability.kubernetes;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -41,9 +38,10 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The plain Java operator of {@code docs/without-spring.md}: core and kubernetes wired
- * with {@code new} in a Java Operator SDK {@code main()}, run on the fabric8 mock API
- * server with no Spring on the class path.
+ * Core and kubernetes wired with {@code new} in a Java Operator SDK operator, run on the
+ * fabric8 mock API server with no Spring on the class path. The operator
+ * {@code docs/without-spring.md} walks through, with leader election, process metrics,
+ * lint and reference, is the {@code examples/plain-java-operator} module.
  */
 class WithoutSpringTests {
 
@@ -104,23 +102,6 @@ class WithoutSpringTests {
 	void classPathHoldsNoSpring() {
 		assertThatExceptionOfType(ClassNotFoundException.class).isThrownBy(
 				() -> Class.forName("org.springframework.core.SpringVersion", false, getClass().getClassLoader()));
-	}
-
-	@Test
-	void docsShowTheCodeThisTestRuns() throws IOException {
-		String docs = Files.readString(Path.of("../docs/without-spring.md"));
-		String code = docs.substring(docs.indexOf("```java") + 7, docs.indexOf("```", docs.indexOf("```java") + 7));
-		String test = Files
-			.readString(Path.of("src/test/java/dev/controllerobservability/kubernetes/WithoutSpringTests.java"));
-		List<String> wiring = code.lines()
-			.map(String::strip)
-			.filter((line) -> line.startsWith("ControllerObservability ") || line.startsWith(".namespace(")
-					|| line.startsWith(".operationTags(") || line.startsWith("KubernetesClientMetrics ")
-					|| line.startsWith("ControllerRuntimeMetrics ") || line.startsWith("Operator operator")
-					|| line.startsWith("operator.register(") || line.startsWith("new OperatorObservability("))
-			.toList();
-		assertThat(wiring).hasSize(8);
-		assertThat(wiring).allSatisfy((line) -> assertThat(test).contains(line));
 	}
 
 	/** Creates the ConfigMap {@code default/settings} the reconciler then times. */

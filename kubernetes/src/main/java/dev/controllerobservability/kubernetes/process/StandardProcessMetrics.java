@@ -5,6 +5,8 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Predicate;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.prometheus.metrics.instrumentation.jvm.ProcessMetrics;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -25,10 +27,12 @@ import io.prometheus.metrics.model.snapshots.MetricSnapshots;
  * {@code process_open_fds} and {@code process_max_fds}, read by prometheus-metrics-core's
  * {@link ProcessMetrics}. {@code process_start_time_seconds} is left out because
  * Micrometer already writes it, and Micrometer's own {@code process_*} meters stay as
- * they are. Register it on the application's Prometheus registry:
+ * they are. Without Spring, one call adds them and Micrometer's uptime meters
+ * ({@code process_start_time_seconds}, {@code process_uptime_seconds}), which Spring Boot
+ * would otherwise bind:
  *
  * <pre>{@code
- * prometheusRegistry.register(new StandardProcessMetrics());
+ * StandardProcessMetrics.addTo(registry, registry.getPrometheusRegistry());
  * }</pre>
  */
 public final class StandardProcessMetrics implements MultiCollector {
@@ -46,6 +50,38 @@ public final class StandardProcessMetrics implements MultiCollector {
 	private final PrometheusRegistry source = new PrometheusRegistry();
 
 	private final Labels constantLabels;
+
+	/**
+	 * Adds the standard {@code process_*} families to an application without Spring:
+	 * binds Micrometer's {@link UptimeMetrics} ({@code process_start_time_seconds} and
+	 * {@code process_uptime_seconds}) to the meter registry and registers these families
+	 * with the Prometheus registry, as the Spring Boot auto-configuration and Actuator do
+	 * together.
+	 * @param meterRegistry the registry Micrometer's uptime meters go to, such as a
+	 * {@code PrometheusMeterRegistry}
+	 * @param prometheusRegistry the registry the families are registered with, such as
+	 * {@code PrometheusMeterRegistry.getPrometheusRegistry()}
+	 * @return the registered families
+	 */
+	public static StandardProcessMetrics addTo(MeterRegistry meterRegistry, PrometheusRegistry prometheusRegistry) {
+		new UptimeMetrics().bindTo(meterRegistry);
+		return register(prometheusRegistry, Map.of());
+	}
+
+	/**
+	 * Registers the families with a Prometheus registry, each series carrying the given
+	 * labels.
+	 * @param prometheusRegistry the registry to register them with
+	 * @param constantLabels labels every series carries, such as the tags the registry
+	 * gives every Micrometer meter ({@code management.metrics.tags}); empty for none
+	 * @return the registered families
+	 */
+	public static StandardProcessMetrics register(PrometheusRegistry prometheusRegistry,
+			Map<String, String> constantLabels) {
+		StandardProcessMetrics metrics = new StandardProcessMetrics(constantLabels);
+		prometheusRegistry.register(metrics);
+		return metrics;
+	}
 
 	/**
 	 * Creates the collector, which reads the process at every scrape.
