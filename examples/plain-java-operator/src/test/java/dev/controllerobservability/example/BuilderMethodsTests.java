@@ -12,6 +12,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.junit.jupiter.api.Test;
 
 import dev.controllerobservability.ControllerObservability;
+import dev.controllerobservability.InvalidSettingException;
 import dev.controllerobservability.catalog.InvalidMetricDefinitionException;
 import dev.controllerobservability.catalog.MetricDefinition;
 import dev.controllerobservability.operations.OperationDefinition;
@@ -183,13 +184,95 @@ class BuilderMethodsTests {
 	}
 
 	@Test
+	void meterPrefixesGiveMetersOfYourOwnTheNamespaceAndCommonTags() {
+		this.builder.namespace("widgets").commonTags(Tags.of("cluster", "dev")).meterPrefixes("cloud.api").build();
+		this.registry.counter("cloud.api.calls").increment();
+		this.registry.counter("jobs.done").increment();
+		assertThat(lines()).contains("widgets_cloud_api_calls_total{cluster=\"dev\"} 1.0", "jobs_done_total 1.0");
+	}
+
+	@Test
+	void labelAllowListRecordsOtherValuesAsUnexpected() {
+		ControllerObservability observability = this.builder.namespace("widgets")
+			.metric(MetricDefinition.counter("configmaps_applied_total").help("Applied.").labels("zone").build())
+			.labelAllowList("widgets_configmaps_applied_total", "zone", "a")
+			.build();
+		observability.metrics().counter("configmaps_applied_total", "zone", "a").increment();
+		observability.metrics().counter("configmaps_applied_total", "zone", "b").increment();
+		assertThat(lines()).contains("widgets_configmaps_applied_total{zone=\"a\"} 1.0",
+				"widgets_configmaps_applied_total{zone=\"unexpected\"} 1.0");
+	}
+
+	@Test
+	void maxLabelValuesAndMaxLabelValueLengthBoundEachLabel() {
+		ControllerObservability observability = this.builder.namespace("widgets")
+			.metric(MetricDefinition.counter("configmaps_applied_total").help("Applied.").labels("zone").build())
+			.maxLabelValues(1)
+			.maxLabelValueLength(4)
+			.build();
+		observability.metrics().counter("configmaps_applied_total", "zone", "eu-west").increment();
+		observability.metrics().counter("configmaps_applied_total", "zone", "us-east").increment();
+		assertThat(lines()).contains("widgets_configmaps_applied_total{zone=\"eu-w\"} 1.0",
+				"widgets_configmaps_applied_total{zone=\"unexpected\"} 1.0");
+	}
+
+	@Test
+	void maxSeriesPerMetricSendsFurtherLabelSetsToTheOverflowSeries() {
+		ControllerObservability observability = this.builder.namespace("widgets")
+			.metric(MetricDefinition.counter("configmaps_applied_total").help("Applied.").labels("zone").build())
+			.maxSeriesPerMetric(1)
+			.build();
+		observability.metrics().counter("configmaps_applied_total", "zone", "a").increment();
+		observability.metrics().counter("configmaps_applied_total", "zone", "b").increment();
+		assertThat(lines()).contains("widgets_configmaps_applied_total{zone=\"a\"} 1.0",
+				"widgets_configmaps_applied_total{zone=\"overflow\"} 1.0");
+	}
+
+	@Test
+	void maxOperationsLeavesFurtherUndeclaredOperationsUnrecorded() {
+		ControllerObservability observability = this.builder.namespace("widgets").maxOperations(1).build();
+		observability.operations().observe("apply", Tags.empty(), () -> {
+		});
+		AtomicInteger runs = new AtomicInteger();
+		observability.operations().observe("delete", Tags.empty(), runs::incrementAndGet);
+		assertThat(runs).hasValue(1);
+		assertThat(lines()).contains("widgets_apply_duration_seconds_count{error=\"none\",result=\"success\"} 1")
+			.noneMatch((line) -> line.startsWith("widgets_delete_"));
+	}
+
+	@Test
+	void showHiddenMetricsForVersionShowsThePreviousMinorsHiddenMetricsAgain() {
+		PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+		ControllerObservability.builder(registry)
+			.namespace("widgets")
+			.metric(MetricDefinition.counter("old_total").help("Old.").deprecatedVersion("1.5.0").build())
+			.version("1.6.0")
+			.showHiddenMetricsForVersion("1.5")
+			.build()
+			.metrics()
+			.counter("old_total")
+			.increment();
+		assertThat(registry.scrape().lines()).contains("widgets_old_total 1.0");
+	}
+
+	@Test
+	void buildRefusesABadSettingNamingTheBuilderMethod() {
+		assertThatExceptionOfType(InvalidSettingException.class)
+			.isThrownBy(() -> this.builder.operationTags("le").build())
+			.withMessageStartingWith(
+					"ControllerObservability.Builder.operationTags(…) element 0 = \"le\": 'le' is reserved");
+		assertThat(this.registry.getMeters()).isEmpty();
+	}
+
+	@Test
 	void buildRefusesAMetricDeclaredTwice() {
 		MetricDefinition applied = MetricDefinition.counter("configmaps_applied_total")
 			.help("ConfigMaps applied.")
 			.build();
-		assertThatExceptionOfType(InvalidMetricDefinitionException.class)
+		assertThatExceptionOfType(InvalidSettingException.class)
 			.isThrownBy(() -> this.builder.metric(applied).metric(applied).build())
-			.withMessageContaining("configmaps_applied_total");
+			.withMessageContaining("configmaps_applied_total")
+			.withCauseInstanceOf(InvalidMetricDefinitionException.class);
 	}
 
 	private List<String> lines() {
