@@ -1,9 +1,5 @@
 package dev.controllerobservability.autoconfigure;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;
@@ -22,12 +18,12 @@ import dev.controllerobservability.exposition.Exposition;
 import dev.controllerobservability.lint.LintReport;
 import dev.controllerobservability.lint.MetricsLinter;
 import dev.controllerobservability.operations.ControllerOperations;
-import dev.controllerobservability.docs.StableMetricsGoldenFile;
 
 /**
  * What the running application exposes, for documentation, linting and the stability
  * contract: its Prometheus scrape plus the declared metrics that have no series yet. In a
- * test of your own controller:
+ * test of your own controller (with {@code StableMetricsContract} of
+ * {@code controller-observability-spring-boot-test}):
  *
  * <pre class="code">
  * &#64;Autowired LiveMetrics liveMetrics;
@@ -35,7 +31,9 @@ import dev.controllerobservability.docs.StableMetricsGoldenFile;
  * &#64;Test
  * void metricsAreClean() {
  *     liveMetrics.lint().assertNoControllerFindings();
- *     liveMetrics.assertStableMetricsUnchanged(Path.of("docs/reference/stable-metrics.yaml"), "./mvnw verify -Dreference.update=true");
+ *     StableMetricsContract.assertUnchanged(Path.of("docs/reference/stable-metrics.yaml"),
+ *             (committed) -&gt; StableMetricsGoldenFile.differences(committed, liveMetrics.reference().entries()),
+ *             "./mvnw verify -Dreference.update=true");
  * }
  * </pre>
  * <p>
@@ -157,23 +155,6 @@ public class LiveMetrics {
 	 */
 	public LintReport lint(Exposition exposition) {
 		return this.linter.lint(exposition, declaredFamilies());
-	}
-
-	/**
-	 * Fails when the application breaks the committed stable-metrics contract.
-	 * @param goldenFile the committed {@code stable-metrics.yaml}
-	 * @param refreshCommand the command that rewrites it, printed with the differences
-	 * @throws AssertionError listing what changed
-	 */
-	public void assertStableMetricsUnchanged(Path goldenFile, String refreshCommand) {
-		try {
-			StableMetricsGoldenFile.assertUnchanged(Files.readString(goldenFile), reference().entries(),
-					refreshCommand);
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException("Cannot read the golden file " + goldenFile.toAbsolutePath()
-					+ "; create it with: " + refreshCommand, ex);
-		}
 	}
 
 	/**

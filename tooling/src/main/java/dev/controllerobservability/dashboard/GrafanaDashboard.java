@@ -6,8 +6,9 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
-import dev.controllerobservability.internal.json.Json;
+import dev.controllerobservability.internal.json.IndentedJson;
 import dev.controllerobservability.docs.ReferenceEntry;
 import dev.controllerobservability.operations.OperationDescriptor;
 
@@ -76,10 +77,10 @@ public final class GrafanaDashboard {
 		dashboard.put("schemaVersion", 39);
 		dashboard.put("timezone", "browser");
 		dashboard.put("refresh", "30s");
-		dashboard.put("time", Map.of("from", "now-1h", "to", "now"));
+		dashboard.put("time", sorted(Map.of("from", "now-1h", "to", "now")));
 		dashboard.put("templating", Map.of("list", variables()));
 		dashboard.put("panels", this.panels);
-		return Json.write(dashboard);
+		return IndentedJson.write(dashboard);
 	}
 
 	private GrafanaDashboard generate() {
@@ -196,7 +197,7 @@ public final class GrafanaDashboard {
 		row.put("type", "row");
 		row.put("title", title);
 		row.put("collapsed", false);
-		row.put("gridPos", Map.of("h", 1, "w", WIDTH, "x", 0, "y", this.y));
+		row.put("gridPos", sorted(Map.of("h", 1, "w", WIDTH, "x", 0, "y", this.y)));
 		this.y++;
 		this.panels.add(row);
 	}
@@ -211,8 +212,9 @@ public final class GrafanaDashboard {
 		panel.put("type", type);
 		panel.put("title", title);
 		panel.put("datasource", datasource());
-		panel.put("gridPos", Map.of("h", HEIGHT, "w", WIDTH / 2, "x", (index % 2 == 0) ? 0 : WIDTH / 2, "y", this.y));
-		panel.put("fieldConfig", Map.of("defaults", Map.of("unit", unit), "overrides", List.of()));
+		panel.put("gridPos",
+				sorted(Map.of("h", HEIGHT, "w", WIDTH / 2, "x", (index % 2 == 0) ? 0 : WIDTH / 2, "y", this.y)));
+		panel.put("fieldConfig", sorted(Map.of("defaults", Map.of("unit", unit), "overrides", List.of())));
 		List<Map<String, Object>> refs = new ArrayList<>();
 		char refId = 'A';
 		for (Map<String, Object> target : targets) {
@@ -239,7 +241,13 @@ public final class GrafanaDashboard {
 	}
 
 	private static Map<String, Object> datasource() {
-		return Map.of("type", "prometheus", "uid", "${datasource}");
+		return sorted(Map.of("type", "prometheus", "uid", "${datasource}"));
+	}
+
+	// Map.of has no order; the JSON keeps a map's order, and sorted keys keep the
+	// dashboard the same on every run.
+	private static Map<String, Object> sorted(Map<String, ?> map) {
+		return new TreeMap<>(map);
 	}
 
 	private static String legend(List<String> labels) {

@@ -12,7 +12,7 @@ import java.util.regex.Pattern;
 
 import dev.controllerobservability.exposition.ExposedFamily;
 import dev.controllerobservability.exposition.Exposition;
-import dev.controllerobservability.internal.json.Json;
+import dev.controllerobservability.internal.json.IndentedJson;
 import dev.controllerobservability.internal.metrics.MetricConventions;
 import dev.controllerobservability.stability.StabilityLevel;
 
@@ -183,40 +183,14 @@ public final class MetricsReference {
 		return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ");
 	}
 
-	private static String quote(String text) {
-		return (text != null) ? Json.quote(text) : "null";
-	}
-
 	/**
 	 * Renders JSON: an array of entries with the Markdown's columns plus buckets and
-	 * group.
+	 * group, each entry an object of the {@link ReferenceEntry} components in their
+	 * order.
 	 * @return the JSON
 	 */
 	public String toJson() {
-		StringBuilder json = new StringBuilder("[\n");
-		for (int i = 0; i < this.entries.size(); i++) {
-			ReferenceEntry entry = this.entries.get(i);
-			json.append("  {\"name\": ")
-				.append(quote(entry.name()))
-				.append(", \"type\": ")
-				.append(quote(entry.type()))
-				.append(", \"help\": ")
-				.append(quote(entry.help()))
-				.append(", \"labels\": [")
-				.append(String.join(", ", entry.labels().stream().map(MetricsReference::quote).toList()))
-				.append("], \"stability\": ")
-				.append(quote((entry.stability() != null) ? entry.stability().name() : null))
-				.append(", \"deprecatedVersion\": ")
-				.append(quote(entry.deprecatedVersion()))
-				.append(", \"replacedBy\": ")
-				.append(quote(entry.replacedBy()))
-				.append(", \"buckets\": ")
-				.append(entry.buckets())
-				.append(", \"group\": ")
-				.append(quote(entry.group().name()))
-				.append((i < this.entries.size() - 1) ? "},\n" : "}\n");
-		}
-		return json.append("]\n").toString();
+		return IndentedJson.write(this.entries);
 	}
 
 }

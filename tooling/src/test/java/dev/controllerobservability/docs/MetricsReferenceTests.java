@@ -4,6 +4,8 @@ import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 import dev.controllerobservability.exposition.ExposedFamily;
 import dev.controllerobservability.exposition.Exposition;
@@ -12,6 +14,8 @@ import dev.controllerobservability.stability.StabilityLevel;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class MetricsReferenceTests {
+
+	private static final JsonMapper JSON = JsonMapper.builder().build();
 
 	private static final String SCRAPE = """
 			# HELP karpenter_nodes_launched_total [STABLE] Number of nodes launched.
@@ -95,19 +99,72 @@ class MetricsReferenceTests {
 		assertThat(markdown.split("`workqueue_depth`", -1)).hasSize(2);
 		assertThat(this.reference.entries(ReferenceEntry.Group.KUBERNETES)).extracting(ReferenceEntry::name)
 			.containsExactly("workqueue_depth");
-		assertThat(this.reference.toJson()).contains("{\"name\": \"workqueue_depth\", \"type\": \"gauge\", "
-				+ "\"help\": \"Current depth of workqueue\", \"labels\": [\"controller\", \"name\"], "
-				+ "\"stability\": \"ALPHA\", \"deprecatedVersion\": null, \"replacedBy\": null, \"buckets\": [], "
-				+ "\"group\": \"KUBERNETES\"}");
+		assertThat(jsonEntry("workqueue_depth")).isEqualTo(JSON.readTree("""
+				{"name": "workqueue_depth", "type": "gauge", "help": "Current depth of workqueue",
+				 "labels": ["controller", "name"], "stability": "ALPHA", "deprecatedVersion": null,
+				 "replacedBy": null, "buckets": [], "group": "KUBERNETES"}
+				"""));
 	}
 
 	@Test
 	void rendersJsonForMachines() {
-		assertThat(this.reference.toJson()).contains(
-				"{\"name\": \"karpenter_node_launches_total\", \"type\": \"counter\", \"help\": \"Number of nodes launched.\", "
-						+ "\"labels\": [\"provisioner\", \"zone\"], \"stability\": \"STABLE\", \"deprecatedVersion\": \"1.4.0\", "
-						+ "\"replacedBy\": \"karpenter_nodes_launched_total\", \"buckets\": [], \"group\": \"CONTROLLER\"}",
-				"\"stability\": null");
+		assertThat(jsonEntry("karpenter_node_launches_total")).isEqualTo(JSON.readTree("""
+				{"name": "karpenter_node_launches_total", "type": "counter", "help": "Number of nodes launched.",
+				 "labels": ["provisioner", "zone"], "stability": "STABLE", "deprecatedVersion": "1.4.0",
+				 "replacedBy": "karpenter_nodes_launched_total", "buckets": [], "group": "CONTROLLER"}
+				"""));
+		assertThat(jsonEntry("karpenter_bind_duration_seconds").get("buckets")).isEqualTo(JSON.readTree("[0.1, 1.0]"));
+		assertThat(jsonEntry("jvm_threads_live_threads").get("stability").isNull()).isTrue();
+		assertThat(JSON.readTree(this.reference.toJson())).extracting((entry) -> entry.get("name").asString())
+			.containsExactly("jvm_threads_live_threads", "karpenter_bind_duration_seconds",
+					"karpenter_node_launches_total", "karpenter_nodes_launched_total",
+					"karpenter_nodes_terminated_total", "karpenter_queue_depth", "workqueue_depth");
+	}
+
+	@Test
+	void rendersJsonOneMemberPerLineWithTheComponentsInOrder() {
+		String json = this.reference.toJson();
+		assertThat(json).startsWith("""
+				[
+				  {
+				    "name": "jvm_threads_live_threads",
+				    "type": "gauge",
+				    "help": "Live threads.",
+				    "labels": [],
+				    "stability": null,
+				    "deprecatedVersion": null,
+				    "replacedBy": null,
+				    "buckets": [],
+				    "group": "FRAMEWORK"
+				  },
+				  {
+				""").endsWith("  }\n]\n");
+		assertThat(json).contains("""
+				    "buckets": [
+				      0.1,
+				      1.0
+				    ],
+				""");
+	}
+
+	@Test
+	void escapesQuotesBackslashesAndControlCharactersInJson() {
+		MetricsReference reference = MetricsReference.of(Exposition.parse(""),
+				List.of(new ExposedFamily("karpenter_quoted_total", "counter", "Says \"hi\" \\ then\ttabs.",
+						List.of(Map.of()), List.of())),
+				(name) -> false);
+		assertThat(reference.toJson()).contains("\"help\": \"Says \\\"hi\\\" \\\\ then\\ttabs.\"");
+		assertThat(JSON.readTree(reference.toJson()).get(0).get("help").asString())
+			.isEqualTo("Says \"hi\" \\ then\ttabs.");
+	}
+
+	private JsonNode jsonEntry(String name) {
+		for (JsonNode entry : JSON.readTree(this.reference.toJson())) {
+			if (entry.get("name").asString().equals(name)) {
+				return entry;
+			}
+		}
+		throw new AssertionError("No JSON entry " + name);
 	}
 
 	private static String section(String markdown, String heading) {

@@ -1,6 +1,6 @@
 /**
- * The JSON writer of the metrics reference and the Grafana dashboard, small enough that
- * the tooling needs no JSON library.
+ * The JSON layout of the metrics reference and the Grafana dashboard, written with
+ * Jackson.
  * <p>
  * Not public API: anything under {@code dev.controllerobservability.internal} may change
  * in any release.
