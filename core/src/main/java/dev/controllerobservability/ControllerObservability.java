@@ -267,7 +267,7 @@ public final class ControllerObservability {
 							this.durationBuckets, this.disabledMetrics)
 					: OperationDurations.micrometer(this.registry);
 			OperationMeterObservationHandler handler = new OperationMeterObservationHandler(this.registry, durations,
-					failures);
+					failures, limiter);
 			ObservationRegistry observations = this.observationRegistry;
 			boolean direct = observations == null;
 			if (observations == null) {

@@ -136,11 +136,12 @@ public final class ControllerObservabilityAutoConfiguration {
 	@Order(OBSERVATION_HANDLER_ORDER)
 	@ConditionalOnMissingBean
 	OperationMeterObservationHandler operationMeterObservationHandler(MeterRegistry meterRegistry,
-			RecordingFailures failures, ControllerObservabilitySettings settings, BeanFactory beanFactory) {
+			RecordingFailures failures, ControllerObservabilitySettings settings, CardinalityLimiter limiter,
+			BeanFactory beanFactory) {
 		OperationDurations durations = (settings.operations().backend() == OperationsProperties.Backend.PROMETHEUS)
 				? PrometheusOperationDurations.create(beanFactory, meterRegistry, settings)
 				: OperationDurations.micrometer(meterRegistry);
-		return new OperationMeterObservationHandler(meterRegistry, durations, failures);
+		return new OperationMeterObservationHandler(meterRegistry, durations, failures, limiter);
 	}
 
 	@Bean

@@ -136,8 +136,10 @@ public final class OperationResolver {
 
 	/**
 	 * The label values of a call: every configured key, {@code none} where not given,
-	 * through the cardinality limits. A key that is not configured is dropped and
-	 * reported.
+	 * through the cardinality limits: the per-label limits of the duration histogram and
+	 * the series cap of the in-flight gauge, whose label sets these are. A key that is
+	 * not configured is dropped and reported. Replacements are not counted here but by
+	 * the series, for every call it records.
 	 * @param descriptor the operation
 	 * @param tags the caller's tags, or {@code null}
 	 * @return the labels
@@ -162,7 +164,16 @@ public final class OperationResolver {
 				}
 			}
 		}
-		return (this.limiter != null) ? this.limiter.limit(descriptor.familyName(), keyValues) : Tags.of(keyValues);
+		if (this.limiter != null) {
+			// Nothing is counted here: the series counts each call it records
+			// (OperationSeries), whichever path reached it.
+			for (int i = 1; i < keyValues.length; i += 2) {
+				keyValues[i] = this.limiter.categorizeUncounted(descriptor.familyName(), keyValues[i - 1],
+						keyValues[i]);
+			}
+			this.limiter.admitOrOverflow(descriptor.inFlightFamilyName(), keyValues);
+		}
+		return Tags.of(keyValues);
 	}
 
 	/**
