@@ -174,20 +174,29 @@ public class ControllerOperations {
 
 	/**
 	 * Resolves an operation's labels once, for a hot path that times the same operation
-	 * with the same label values again and again.
+	 * with the same label values again and again. Never throws: when the operation cannot
+	 * be recorded, the handle runs the work unrecorded and counts each call as a
+	 * recording failure, as {@link #observe(String, Iterable, Supplier)} does.
 	 * @param operation operation name such as {@code bind}
 	 * @param tags label values, keys from the configured operation labels
-	 * @return the handle; one that runs the work unrecorded when the operation would
-	 * exceed {@link Builder#maxOperations(int) the most operations}
-	 * @throws IllegalArgumentException if the name is {@code null} or has no valid
-	 * snake_case form
+	 * @return the handle; one that runs the work unrecorded, counting a recording failure
+	 * per call, when the name is {@code null} or has no valid snake_case form, or the
+	 * operation would exceed {@link Builder#maxOperations(int) the most operations}
 	 */
-	public OperationHandle bind(String operation, Iterable<Tag> tags) {
-		OperationDescriptor descriptor = describe(operation);
-		if (!this.resolver.admit(descriptor)) {
-			return OperationHandle.unrecorded(this.failures);
+	public OperationHandle bind(@Nullable String operation, @Nullable Iterable<Tag> tags) {
+		OperationDescriptor descriptor;
+		Tags labels;
+		try {
+			descriptor = describe(operation);
+			if (!this.resolver.admit(descriptor)) {
+				return OperationHandle.unrecorded(this.failures, "start of operation " + descriptor.operation(),
+						this.resolver.refusal(descriptor));
+			}
+			labels = this.resolver.labels(descriptor, tags);
 		}
-		Tags labels = this.resolver.labels(descriptor, tags);
+		catch (RuntimeException ex) {
+			return OperationHandle.unrecorded(this.failures, "start of operation " + operation, ex);
+		}
 		OperationSeries series = null;
 		if (this.direct != null) {
 			try {
@@ -273,6 +282,7 @@ public class ControllerOperations {
 		try {
 			descriptor = describe(operation);
 			if (!this.resolver.admit(descriptor)) {
+				this.failures.record("start of operation " + descriptor.operation(), this.resolver.refusal(descriptor));
 				return Observation.NOOP;
 			}
 			labels = this.resolver.labels(descriptor, tags);

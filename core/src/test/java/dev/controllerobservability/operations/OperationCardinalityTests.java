@@ -165,14 +165,41 @@ class OperationCardinalityTests {
 		return longest ? value + "x".repeat(ExceptionClasses.LONGEST_NAME - value.length()) : value;
 	}
 
+	@ParameterizedTest(name = "prometheus backend: {0}")
+	@ValueSource(booleans = { false, true })
+	void countsEveryCallOfAnOperationBeyondTheMostOperationsThroughAHandle(boolean prometheusBackend) {
+		ControllerObservability observability = observability(prometheusBackend);
+		ControllerOperations operations = observability.operations();
+		for (int i = 0; i < ControllerOperations.DEFAULT_MAX_OPERATIONS; i++) {
+			operations.observe("operation-" + i, Tags.empty(), () -> {
+			});
+		}
+		OperationHandle refused = operations.bind("one-too-many", Tags.empty());
+		OperationHandle invalid = operations.bind("3 bad", Tags.empty());
+		int[] runs = new int[1];
+		for (int i = 0; i < 10; i++) {
+			refused.observe(() -> runs[0]++);
+			invalid.observe(() -> runs[0]++);
+		}
+		assertThat(refused.isRecorded()).isFalse();
+		assertThat(invalid.isRecorded()).isFalse();
+		assertThat(runs[0]).isEqualTo(20);
+		assertThat(observability.failures().count()).isEqualTo(20);
+		assertThat(scrape().families()).doesNotContain("karpenter_one_too_many_duration_seconds");
+	}
+
 	private ControllerOperations build(boolean prometheusBackend, String... tags) {
+		return observability(prometheusBackend, tags).operations();
+	}
+
+	private ControllerObservability observability(boolean prometheusBackend, String... tags) {
 		ControllerObservability.Builder builder = ControllerObservability.builder(this.registry)
 			.namespace("karpenter")
 			.operationTags(tags);
 		if (prometheusBackend) {
 			builder.operationHistograms(this.registry.getPrometheusRegistry());
 		}
-		return builder.build().operations();
+		return builder.build();
 	}
 
 	private static void fail(ControllerOperations operations, Tags tags, RuntimeException exception) {

@@ -111,7 +111,8 @@ public final class OperationResolver {
 	/**
 	 * Whether an operation may be recorded: declared operations always are, undeclared
 	 * ones while fewer than the most undeclared operations have been recorded, whatever
-	 * the order of the calls. A refusal is counted and logged as a recording failure.
+	 * the order of the calls. A refusal is not recorded here: the caller records
+	 * {@link #refusal(OperationDescriptor)} for every call it runs unrecorded.
 	 * @param descriptor the operation
 	 * @return whether to record it
 	 */
@@ -126,12 +127,22 @@ public final class OperationResolver {
 				return true;
 			}
 		}
-		this.failures.record("start of operation " + name, new IllegalStateException("Operation '" + name
-				+ "' is not recorded: " + this.maxOperations + " distinct undeclared operations are recorded already, "
-				+ "the most allowed. Declare it under controller.observability.operations.definitions, raise "
-				+ "controller.observability.operations.max-operations, or keep per-call values out of operation "
-				+ "names (they belong in operation tags)."));
 		return false;
+	}
+
+	/**
+	 * Why an operation {@link #admit(OperationDescriptor) is not admitted}, as the
+	 * recording failure of each of its calls.
+	 * @param descriptor the operation
+	 * @return the failure to record
+	 */
+	public IllegalStateException refusal(OperationDescriptor descriptor) {
+		String name = descriptor.operation();
+		return new IllegalStateException("Operation '" + name + "' is not recorded: " + this.maxOperations
+				+ " distinct undeclared operations are recorded already, the most allowed. Declare it under "
+				+ "controller.observability.operations.definitions, raise "
+				+ "controller.observability.operations.max-operations, or keep per-call values out of operation "
+				+ "names (they belong in operation tags).");
 	}
 
 	/**
