@@ -18,6 +18,7 @@ import dev.controllerobservability.catalog.ControllerMetrics;
 import dev.controllerobservability.catalog.MetricDefinition;
 import dev.controllerobservability.internal.cardinality.CardinalityLimiter;
 import dev.controllerobservability.internal.catalog.MetricCatalog;
+import dev.controllerobservability.internal.metrics.ClaimedFamilies;
 import dev.controllerobservability.internal.metrics.ControllerMeterFilter;
 import dev.controllerobservability.internal.metrics.MetricConventions;
 import dev.controllerobservability.internal.operations.OperationDurations;
@@ -254,17 +255,21 @@ public final class ControllerObservability {
 		 * a declared metric is invalid
 		 */
 		public ControllerObservability build() {
-			this.registry.config()
-				.meterFilter(ControllerMeterFilter.builder(this.namespace)
-					.commonTags(this.commonTags)
-					.durationBuckets(this.durationBuckets)
-					.disabledMetrics(this.disabledMetrics)
-					.build());
+			ClaimedFamilies claimed = new ClaimedFamilies();
+			ControllerMeterFilter.Builder filter = ControllerMeterFilter.builder(this.namespace)
+				.commonTags(this.commonTags)
+				.durationBuckets(this.durationBuckets)
+				.disabledMetrics(this.disabledMetrics);
+			if (this.operationHistograms != null) {
+				filter.claimedFamilies(claimed);
+			}
+			this.registry.config().meterFilter(filter.build());
 			RecordingFailures failures = new RecordingFailures(this.registry, this.namespace, Duration.ofMinutes(1));
+			claimed.reportTo(failures);
 			CardinalityLimiter limiter = CardinalityLimiter.builder(this.registry, this.namespace).build();
 			OperationDurations durations = (this.operationHistograms != null)
 					? new PrometheusDurations(this.operationHistograms, this.registry.config().clock(), this.commonTags,
-							this.durationBuckets, this.disabledMetrics)
+							this.durationBuckets, this.disabledMetrics, claimed)
 					: OperationDurations.micrometer(this.registry);
 			OperationMeterObservationHandler handler = new OperationMeterObservationHandler(this.registry, durations,
 					failures, limiter);
