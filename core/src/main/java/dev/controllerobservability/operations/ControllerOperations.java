@@ -354,8 +354,10 @@ public class ControllerOperations {
 		}
 
 		/**
-		 * Sets the limits operation label values pass, keyed by the duration histogram's
-		 * Prometheus name.
+		 * Sets the limits operation tag values pass: the per-label limits of the duration
+		 * histogram's Prometheus name and the series cap of the in-flight gauge's. Give
+		 * the same limiter to the observation handler, which applies them to
+		 * {@code result} and {@code error} and counts each call.
 		 * @param limiter the limiter, or {@code null} for none
 		 * @return this builder
 		 */

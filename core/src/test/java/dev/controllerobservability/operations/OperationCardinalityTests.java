@@ -100,6 +100,9 @@ class OperationCardinalityTests {
 		assertThat(scrape.value("karpenter_bind_duration_seconds_count",
 				Map.of("provisioner", "overflow", "zone", "overflow", "result", "overflow", "error", "overflow")))
 			.isEqualTo(33 * 32 * (FAILURES_PER_TAG_SET + 1) - CardinalityLimiter.DEFAULT_MAX_SERIES_PER_METRIC);
+		// The 40 default buckets and +Inf, and the _max gauge where there is one.
+		assertThat(scrape.samples("karpenter_bind_duration_seconds_bucket")).hasSize(41 * bound);
+		assertThat(scrape.samples("karpenter_bind_duration_seconds_max")).hasSize(prometheusBackend ? 0 : bound);
 		int size = text.length() - before.length();
 		assertThat(size).as("scrape size of one operation in characters")
 			.isLessThan(longestValues ? LONGEST_VALUES_SCRAPE_BOUND : SHORT_VALUES_SCRAPE_BOUND);
