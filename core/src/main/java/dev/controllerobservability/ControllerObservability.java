@@ -19,6 +19,7 @@ import dev.controllerobservability.catalog.ControllerMetrics;
 import dev.controllerobservability.catalog.MetricDefinition;
 import dev.controllerobservability.internal.cardinality.CardinalityLimiter;
 import dev.controllerobservability.internal.catalog.MetricCatalog;
+import dev.controllerobservability.internal.metrics.ClaimedFamilies;
 import dev.controllerobservability.internal.metrics.ControllerMeterFilter;
 import dev.controllerobservability.internal.metrics.MetricConventions;
 import dev.controllerobservability.internal.operations.OperationDurations;
@@ -411,14 +412,18 @@ public final class ControllerObservability {
 			StabilityPolicy stability = SettingRules.stability(SettingRules.version(this.version),
 					this.showHiddenMetricsForVersion, disabledMetrics);
 			MetricCatalog catalog = SettingRules.catalog(namespace, this.metrics);
-			this.registry.config()
-				.meterFilter(ControllerMeterFilter.builder(namespace)
-					.commonTags(commonTags)
-					.durationBuckets(durationBuckets)
-					.meterPrefixes(meterPrefixes)
-					.disabledMetrics(disabledMetrics)
-					.build());
+			ClaimedFamilies claimed = new ClaimedFamilies();
+			ControllerMeterFilter.Builder filter = ControllerMeterFilter.builder(namespace)
+				.commonTags(commonTags)
+				.durationBuckets(durationBuckets)
+				.meterPrefixes(meterPrefixes)
+				.disabledMetrics(disabledMetrics);
+			if (this.operationHistograms != null) {
+				filter.claimedFamilies(claimed);
+			}
+			this.registry.config().meterFilter(filter.build());
 			RecordingFailures failures = new RecordingFailures(this.registry, namespace, errorLogInterval);
+			claimed.reportTo(failures);
 			CardinalityLimiter limiter = CardinalityLimiter.builder(this.registry, namespace)
 				.allowLists(allowList)
 				.maxLabelValues(maxLabelValues)
@@ -428,10 +433,10 @@ public final class ControllerObservability {
 				.build();
 			OperationDurations durations = (this.operationHistograms != null)
 					? new PrometheusDurations(this.operationHistograms, this.registry.config().clock(), commonTags,
-							durationBuckets, disabledMetrics)
+							durationBuckets, disabledMetrics, claimed)
 					: OperationDurations.micrometer(this.registry);
 			OperationMeterObservationHandler handler = new OperationMeterObservationHandler(this.registry, durations,
-					failures);
+					failures, limiter);
 			ObservationRegistry observations = this.observationRegistry;
 			boolean direct = observations == null;
 			if (observations == null) {

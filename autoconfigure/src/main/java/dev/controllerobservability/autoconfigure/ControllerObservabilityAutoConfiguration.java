@@ -33,6 +33,7 @@ import dev.controllerobservability.internal.cardinality.CardinalityLimiter;
 import dev.controllerobservability.catalog.ControllerMetrics;
 import dev.controllerobservability.internal.catalog.MetricCatalog;
 import dev.controllerobservability.catalog.MetricDefinition;
+import dev.controllerobservability.internal.metrics.ClaimedFamilies;
 import dev.controllerobservability.internal.metrics.ControllerMeterFilter;
 import dev.controllerobservability.RecordingFailures;
 import dev.controllerobservability.operations.ControllerOperations;
@@ -89,13 +90,22 @@ public final class ControllerObservabilityAutoConfiguration {
 	@Bean
 	@Order(METER_FILTER_ORDER)
 	@ConditionalOnMissingBean
-	ControllerMeterFilter controllerMeterFilter(ControllerObservabilitySettings settings) {
-		return ControllerMeterFilter.builder(settings.namespace())
+	ControllerMeterFilter controllerMeterFilter(ControllerObservabilitySettings settings, ClaimedFamilies claimed) {
+		ControllerMeterFilter.Builder filter = ControllerMeterFilter.builder(settings.namespace())
 			.commonTags(settings.commonTags())
 			.durationBuckets(settings.durationBuckets())
 			.meterPrefixes(settings.meterPrefixes())
-			.disabledMetrics(settings.disabledMetrics())
-			.build();
+			.disabledMetrics(settings.disabledMetrics());
+		if (settings.operations().backend() == OperationsProperties.Backend.PROMETHEUS) {
+			filter.claimedFamilies(claimed);
+		}
+		return filter.build();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	ClaimedFamilies controllerClaimedFamilies() {
+		return new ClaimedFamilies();
 	}
 
 	@Bean
@@ -138,11 +148,13 @@ public final class ControllerObservabilityAutoConfiguration {
 	@Order(OBSERVATION_HANDLER_ORDER)
 	@ConditionalOnMissingBean
 	OperationMeterObservationHandler operationMeterObservationHandler(MeterRegistry meterRegistry,
-			RecordingFailures failures, ControllerObservabilitySettings settings, BeanFactory beanFactory) {
+			RecordingFailures failures, ControllerObservabilitySettings settings, CardinalityLimiter limiter,
+			ClaimedFamilies claimed, BeanFactory beanFactory) {
+		claimed.reportTo(failures);
 		OperationDurations durations = (settings.operations().backend() == OperationsProperties.Backend.PROMETHEUS)
-				? PrometheusOperationDurations.create(beanFactory, meterRegistry, settings)
+				? PrometheusOperationDurations.create(beanFactory, meterRegistry, settings, claimed)
 				: OperationDurations.micrometer(meterRegistry);
-		return new OperationMeterObservationHandler(meterRegistry, durations, failures);
+		return new OperationMeterObservationHandler(meterRegistry, durations, failures, limiter);
 	}
 
 	@Bean

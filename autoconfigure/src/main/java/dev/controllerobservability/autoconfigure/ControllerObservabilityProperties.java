@@ -86,7 +86,8 @@ public class ControllerObservabilityProperties {
 	private Map<String, Map<String, List<String>>> labelAllowList = new LinkedHashMap<>();
 
 	/**
-	 * Most distinct values per metric and label; values beyond become "unexpected".
+	 * Most distinct values per metric and label, an operation's "error" label included;
+	 * values beyond become "unexpected".
 	 */
 	private int maxLabelValues = 200;
 
@@ -96,8 +97,9 @@ public class ControllerObservabilityProperties {
 	private int maxLabelValueLength = 128;
 
 	/**
-	 * Most label sets per metric; new label sets beyond it are recorded into one overflow
-	 * series whose labels are all "overflow".
+	 * Most label sets per metric, an operation histogram's "result" and "error" labels
+	 * counted; new label sets beyond it are recorded into one overflow series whose
+	 * labels are all "overflow".
 	 */
 	private int maxSeriesPerMetric = CardinalityLimiter.DEFAULT_MAX_SERIES_PER_METRIC;
 

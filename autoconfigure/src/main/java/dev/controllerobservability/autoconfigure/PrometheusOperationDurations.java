@@ -15,6 +15,7 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsProperti
 import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
 
+import dev.controllerobservability.internal.metrics.ClaimedFamilies;
 import dev.controllerobservability.internal.operations.OperationDurations;
 import dev.controllerobservability.internal.operations.PrometheusDurations;
 
@@ -37,7 +38,7 @@ final class PrometheusOperationDurations {
 	 * The backend, or a clear failure when the application has no Prometheus registry.
 	 */
 	static OperationDurations create(BeanFactory beanFactory, MeterRegistry meterRegistry,
-			ControllerObservabilitySettings settings) {
+			ControllerObservabilitySettings settings, ClaimedFamilies claimed) {
 		ClassLoader classLoader = PrometheusOperationDurations.class.getClassLoader();
 		if (!ClassUtils.isPresent("io.prometheus.metrics.core.metrics.Histogram", classLoader)
 				|| !ClassUtils.isPresent("io.prometheus.metrics.model.registry.PrometheusRegistry", classLoader)) {
@@ -59,7 +60,7 @@ final class PrometheusOperationDurations {
 			}
 		}
 		return new PrometheusDurations(registry, meterRegistry.config().clock(), commonTags.and(settings.commonTags()),
-				settings.durationBuckets(), settings.disabledMetrics());
+				settings.durationBuckets(), settings.disabledMetrics(), claimed);
 	}
 
 	private static InvalidObservabilityPropertyException noRegistry(BeanFactory beanFactory, String reason) {

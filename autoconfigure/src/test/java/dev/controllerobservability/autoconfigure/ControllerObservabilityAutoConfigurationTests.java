@@ -3,6 +3,7 @@ package dev.controllerobservability.autoconfigure;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -12,6 +13,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -19,6 +21,7 @@ import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusMetricsExportAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
 import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -38,6 +41,7 @@ import dev.controllerobservability.operations.OperationTag;
 import dev.controllerobservability.internal.operations.OperationMeterObservationHandler;
 import dev.controllerobservability.rules.RuleSet;
 import dev.controllerobservability.rules.ScrapeTarget;
+import dev.controllerobservability.test.PrometheusScrape;
 import dev.controllerobservability.internal.stability.StabilityPolicy;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -132,6 +136,28 @@ class ControllerObservabilityAutoConfigurationTests {
 	}
 
 	@Test
+	void refusesAMeterOfTheNameOfAPrometheusOperationHistogramSoTheScrapeKeepsServing() {
+		this.contextRunner.withConfiguration(AutoConfigurations.of(PrometheusMetricsExportAutoConfiguration.class))
+			.withPropertyValues("controller.observability.namespace=karpenter",
+					"controller.observability.operations.backend=prometheus",
+					"controller.observability.meter-prefixes=bind")
+			.run((context) -> {
+				context.getBean(ControllerOperations.class)
+					.observe("bind", Tags.of("provisioner", "gpu"), () -> "bound");
+				Timer.builder("bind.duration")
+					.register(context.getBean(MeterRegistry.class))
+					.record(Duration.ofSeconds(1));
+				PrometheusScrape scrape = PrometheusScrape
+					.parse(context.getBean(PrometheusMeterRegistry.class).scrape());
+				assertThat(scrape.samples("karpenter_bind_duration_seconds_count")).singleElement()
+					.satisfies((sample) -> assertThat(sample.labels()).containsEntry("provisioner", "gpu")
+						.containsEntry("result", "success"))
+					.satisfies((sample) -> assertThat(sample.value()).isEqualTo(1));
+				assertThat(scrape.value("karpenter_observability_errors_total", Map.of())).isEqualTo(1);
+			});
+	}
+
+	@Test
 	void doesNotConfigureTheAspectWithoutAspectJ() {
 		this.contextRunner.withClassLoader(new FilteredClassLoader("org.aspectj"))
 			.run((context) -> assertThat(context).hasSingleBean(ControllerOperations.class)
@@ -164,14 +190,13 @@ class ControllerObservabilityAutoConfigurationTests {
 	void backsOffWhenUserDefinesSettings() {
 		ControllerObservabilitySettings settings = new ControllerObservabilitySettings("custom", Tags.empty(),
 				List.of(1.0), List.of(), Duration.ofMinutes(1),
-				new ControllerObservabilitySettings.Operations(List.of("provisioner"), java.util.Map.of(), 10, true,
+				new ControllerObservabilitySettings.Operations(List.of("provisioner"), Map.of(), 10, true,
 						OperationsProperties.Backend.MICROMETER),
-				StabilityPolicy.showAll(), List.of(), java.util.Map.of(), 10, 10, 100,
+				StabilityPolicy.showAll(), List.of(), Map.of(), 10, 10, 100,
 				new ControllerObservabilitySettings.Catalog(List.of()),
-				new ControllerObservabilitySettings.Rules("5m", "custom.rules", java.util.Map.of(), java.util.Map.of(),
-						java.util.Map.of(), java.util.Map.of(),
-						new ScrapeTarget("custom", java.util.Map.of("app.kubernetes.io/name", "custom"),
-								java.util.Map.of(), "http", "/actuator/prometheus", "30s")),
+				new ControllerObservabilitySettings.Rules("5m", "custom.rules", Map.of(), Map.of(), Map.of(), Map.of(),
+						new ScrapeTarget("custom", java.util.Map.of("app.kubernetes.io/name", "custom"), Map.of(),
+								"http", "/actuator/prometheus", "30s")),
 				new ControllerObservabilitySettings.Lint(java.util.Set.of(), List.of(), LintProperties.Mode.WARN));
 		this.contextRunner.withBean(ControllerObservabilitySettings.class, () -> settings)
 			.run((context) -> assertThat(context.getBean(ControllerObservabilitySettings.class)).isSameAs(settings));

@@ -21,7 +21,6 @@ import dev.controllerobservability.RecordingFailures;
 import dev.controllerobservability.internal.operations.OperationMeterObservationHandler;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
@@ -35,7 +34,7 @@ class CallerIsolationTests {
 
 	@ParameterizedTest(name = "direct={0}")
 	@ValueSource(booleans = { true, false })
-	void aNullOperationNameRunsTheWorkOnceUnrecordedAndCannotBeBound(boolean direct) throws Exception {
+	void aNullOperationNameRunsTheWorkOnceUnrecordedAlsoWhenBound(boolean direct) throws Exception {
 		Recording recording = new Recording(Clock.SYSTEM, direct);
 		ControllerOperations operations = recording.operations;
 		assertThat(operations.observe(null, Tags.of("provisioner", "gpu"), this::work)).isEqualTo("done");
@@ -45,8 +44,18 @@ class CallerIsolationTests {
 		assertThat(this.runs).hasValue(4);
 		assertThat(recording.failures.count()).isEqualTo(4);
 		assertThat(recording.errorsCounter()).isEqualTo(4);
-		assertThatIllegalArgumentException().isThrownBy(() -> operations.bind(null, Tags.empty()))
-			.withMessageContaining("Operation name must not be null");
+		OperationHandle handle = operations.bind(null, Tags.of("provisioner", "gpu"));
+		assertThat(handle.isRecorded()).isFalse();
+		assertThat(handle.observe(this::work)).isEqualTo("done");
+		handle.observe((Runnable) this::work);
+		IllegalStateException nodeGone = new IllegalStateException("node gone");
+		assertThatIllegalStateException().isThrownBy(() -> handle.observeChecked(() -> {
+			this.runs.incrementAndGet();
+			throw nodeGone;
+		})).isSameAs(nodeGone);
+		assertThat(this.runs).hasValue(7);
+		assertThat(recording.failures.count()).isEqualTo(7);
+		assertThat(recording.errorsCounter()).isEqualTo(7);
 	}
 
 	/**

@@ -15,6 +15,7 @@ import dev.controllerobservability.catalog.MetricDefinition;
 import dev.controllerobservability.internal.metrics.ControllerMeterFilter;
 import dev.controllerobservability.RecordingFailures;
 import dev.controllerobservability.operations.ControllerOperations;
+import dev.controllerobservability.internal.operations.OperationDurations;
 import dev.controllerobservability.internal.operations.OperationMeterObservationHandler;
 import dev.controllerobservability.internal.stability.StabilityPolicy;
 
@@ -49,7 +50,8 @@ final class ReliabilityFixture {
 			.maxSeriesPerMetric(maxSeriesPerMetric)
 			.build();
 		ObservationRegistry observations = ObservationRegistry.create();
-		OperationMeterObservationHandler handler = new OperationMeterObservationHandler(this.registry, this.failures);
+		OperationMeterObservationHandler handler = new OperationMeterObservationHandler(this.registry,
+				OperationDurations.micrometer(this.registry), this.failures, this.limiter);
 		observations.observationConfig().observationHandler(handler);
 		// The direct path, as the auto-configuration sets it up when nothing traces.
 		this.operations = ControllerOperations.builder(observations, this.failures)

@@ -52,9 +52,9 @@ import dev.controllerobservability.internal.stability.Visibility;
  * Hidden and disabled metrics are not registered and their handles record nothing. A
  * metric that replaces an old name is recorded under both while the old name is visible.
  * Label values pass the cardinality limits. An undeclared name, a type mismatch or a
- * wrong set of label keys is a programming error and throws
- * {@link IllegalArgumentException}; a failure of the registry is counted and logged and
- * never reaches the caller.
+ * wrong set of label keys (a {@code null} label array among them) is a programming error
+ * and throws {@link IllegalArgumentException}; a failure of the registry is counted and
+ * logged and never reaches the caller.
  */
 public class ControllerMetrics {
 
@@ -238,7 +238,7 @@ public class ControllerMetrics {
 	 */
 	public MetricCounter counter(String name, String... labelKeyValues) {
 		Registered metric = this.metrics.get(name);
-		if (metric != null && metric.definition.type() == MetricType.COUNTER) {
+		if (metric != null && labelKeyValues != null && metric.definition.type() == MetricType.COUNTER) {
 			MetricCounter cached = metric.counters.get(labelKeyValues);
 			if (cached != null) {
 				return cached;
@@ -400,10 +400,15 @@ public class ControllerMetrics {
 	 * {@link #refreshCollectors()}).
 	 * @param name declared gauge name, such as {@code pods_by_phase}
 	 * @param collector reports the current series
-	 * @throws IllegalArgumentException if the gauge is not declared
+	 * @throws IllegalArgumentException if the gauge is not declared or the collector is
+	 * {@code null}
 	 */
 	public void collect(String name, MetricCollector collector) {
 		Registered metric = lookup(name, MetricType.GAUGE);
+		if (collector == null) {
+			throw new IllegalArgumentException(
+					"Collector of metric '" + name + "' is null; give a MetricCollector that reports its series");
+		}
 		if (!metric.exposed) {
 			return;
 		}
@@ -492,12 +497,16 @@ public class ControllerMetrics {
 		return metric;
 	}
 
-	private Tags tags(Registered metric, String[] labelKeyValues) {
+	private Tags tags(Registered metric, String @Nullable [] labelKeyValues) {
 		return tags(metric, labelKeyValues, true);
 	}
 
-	private Tags tags(Registered metric, String[] labelKeyValues, boolean capSeries) {
+	private Tags tags(Registered metric, String @Nullable [] labelKeyValues, boolean capSeries) {
 		List<String> labels = metric.definition.labels();
+		if (labelKeyValues == null) {
+			throw new IllegalArgumentException("Labels of metric '" + metric.definition.name()
+					+ "' are a null array; give every label key of " + labels + ", each followed by its value");
+		}
 		if (labelKeyValues.length % 2 != 0) {
 			throw new IllegalArgumentException("Labels of '" + metric.definition.name()
 					+ "' must come as key, value pairs; got " + Arrays.toString(labelKeyValues));

@@ -175,20 +175,29 @@ public class ControllerOperations {
 
 	/**
 	 * Resolves an operation's labels once, for a hot path that times the same operation
-	 * with the same label values again and again.
+	 * with the same label values again and again. Never throws: when the operation cannot
+	 * be recorded, the handle runs the work unrecorded and counts each call as a
+	 * recording failure, as {@link #observe(String, Iterable, Supplier)} does.
 	 * @param operation operation name such as {@code bind}
 	 * @param tags label values, keys from the configured operation labels
-	 * @return the handle; one that runs the work unrecorded when the operation would
-	 * exceed {@link Builder#maxOperations(int) the most operations}
-	 * @throws IllegalArgumentException if the name is {@code null} or has no valid
-	 * snake_case form
+	 * @return the handle; one that runs the work unrecorded, counting a recording failure
+	 * per call, when the name is {@code null} or has no valid snake_case form, or the
+	 * operation would exceed {@link Builder#maxOperations(int) the most operations}
 	 */
-	public OperationHandle bind(String operation, Iterable<Tag> tags) {
-		OperationDescriptor descriptor = describe(operation);
-		if (!this.resolver.admit(descriptor)) {
-			return OperationHandle.unrecorded(this.failures);
+	public OperationHandle bind(@Nullable String operation, @Nullable Iterable<Tag> tags) {
+		OperationDescriptor descriptor;
+		Tags labels;
+		try {
+			descriptor = describe(operation);
+			if (!this.resolver.admit(descriptor)) {
+				return OperationHandle.unrecorded(this.failures, "start of operation " + descriptor.operation(),
+						this.resolver.refusal(descriptor));
+			}
+			labels = this.resolver.labels(descriptor, tags);
 		}
-		Tags labels = this.resolver.labels(descriptor, tags);
+		catch (RuntimeException ex) {
+			return OperationHandle.unrecorded(this.failures, "start of operation " + operation, ex);
+		}
 		OperationSeries series = null;
 		if (this.direct != null) {
 			try {
@@ -274,6 +283,7 @@ public class ControllerOperations {
 		try {
 			descriptor = describe(operation);
 			if (!this.resolver.admit(descriptor)) {
+				this.failures.record("start of operation " + descriptor.operation(), this.resolver.refusal(descriptor));
 				return Observation.NOOP;
 			}
 			labels = this.resolver.labels(descriptor, tags);
@@ -347,8 +357,10 @@ public class ControllerOperations {
 		}
 
 		/**
-		 * Sets the limits operation label values pass, keyed by the duration histogram's
-		 * Prometheus name.
+		 * Sets the limits operation tag values pass: the per-label limits of the duration
+		 * histogram's Prometheus name and the series cap of the in-flight gauge's. Give
+		 * the same limiter to the observation handler, which applies them to
+		 * {@code result} and {@code error} and counts each call.
 		 * @param limiter the limiter, or {@code null} for none
 		 * @return this builder
 		 */

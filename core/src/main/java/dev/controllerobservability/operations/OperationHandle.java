@@ -5,6 +5,7 @@ import java.util.function.Supplier;
 import io.micrometer.core.instrument.Clock;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.observation.Observation;
+import org.jspecify.annotations.Nullable;
 
 import dev.controllerobservability.RecordingFailures;
 import dev.controllerobservability.internal.operations.OperationSeries;
@@ -40,28 +41,41 @@ public final class OperationHandle {
 
 	private final RecordingFailures failures;
 
+	/** What an unrecorded handle records as the failure of each call. */
+	private final @Nullable String unrecordedAction;
+
+	private final @Nullable RuntimeException unrecordedBecause;
+
 	OperationHandle(ControllerOperations operations, OperationDescriptor descriptor, Tags labels,
 			OperationSeries series, Clock clock, RecordingFailures failures) {
+		this(operations, descriptor, labels, series, clock, failures, null, null);
+	}
+
+	private OperationHandle(ControllerOperations operations, OperationDescriptor descriptor, Tags labels,
+			OperationSeries series, Clock clock, RecordingFailures failures, @Nullable String unrecordedAction,
+			@Nullable RuntimeException unrecordedBecause) {
 		this.operations = operations;
 		this.descriptor = descriptor;
 		this.labels = labels;
 		this.series = series;
 		this.clock = clock;
 		this.failures = failures;
+		this.unrecordedAction = unrecordedAction;
+		this.unrecordedBecause = unrecordedBecause;
 	}
 
 	/**
-	 * A handle that runs work without recording it, for an operation that may not be
-	 * recorded.
+	 * A handle that runs work without recording it, for an operation that cannot be
+	 * recorded: each call is counted as a recording failure, with the reason given.
 	 */
-	static OperationHandle unrecorded(RecordingFailures failures) {
-		return new OperationHandle(null, null, Tags.empty(), null, null, failures);
+	static OperationHandle unrecorded(RecordingFailures failures, String action, RuntimeException because) {
+		return new OperationHandle(null, null, Tags.empty(), null, null, failures, action, because);
 	}
 
 	/**
 	 * Whether calls through this handle are recorded.
-	 * @return {@code false} for an operation refused because too many operations are
-	 * recorded already
+	 * @return {@code false} for an operation that cannot be recorded: its name is
+	 * {@code null} or invalid, or too many operations are recorded already
 	 */
 	public boolean isRecorded() {
 		return this.operations != null;
@@ -83,6 +97,7 @@ public final class OperationHandle {
 	 */
 	public <T> T observe(Supplier<T> work) {
 		if (this.operations == null) {
+			unrecordedCall();
 			return work.get();
 		}
 		if (this.series == null) {
@@ -107,6 +122,7 @@ public final class OperationHandle {
 	 */
 	public void observe(Runnable work) {
 		if (this.operations == null) {
+			unrecordedCall();
 			work.run();
 			return;
 		}
@@ -138,6 +154,7 @@ public final class OperationHandle {
 	 */
 	public <T, E extends Throwable> T observeChecked(Observation.CheckedCallable<T, E> work) throws E {
 		if (this.operations == null) {
+			unrecordedCall();
 			return work.call();
 		}
 		if (this.series == null) {
@@ -162,6 +179,10 @@ public final class OperationHandle {
 	 */
 	public Tags labels() {
 		return this.labels;
+	}
+
+	private void unrecordedCall() {
+		this.failures.recordUnlessFatal(this.unrecordedAction, this.unrecordedBecause);
 	}
 
 	private long start() {

@@ -229,6 +229,30 @@ class ControllerMetricsTests {
 	}
 
 	@Test
+	void refusesANullLabelArrayByNameInEveryMethod() {
+		ControllerMetrics metrics = metrics("1.5.0");
+		String[] none = null;
+		assertThatIllegalArgumentException().isThrownBy(() -> metrics.counter("rounds_total", none))
+			.withMessage("Labels of metric 'rounds_total' are a null array; give every label key of [result], "
+					+ "each followed by its value");
+		assertThatIllegalArgumentException().isThrownBy(() -> metrics.counter("off_total", none))
+			.withMessageContaining("Labels of metric 'off_total' are a null array");
+		assertThatIllegalArgumentException().isThrownBy(() -> metrics.gauge("pending_pods", none))
+			.withMessageContaining("Labels of metric 'pending_pods' are a null array");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> metrics.gauge("pending_pods", new Object(), (state) -> 1, none))
+			.withMessageContaining("Labels of metric 'pending_pods' are a null array");
+		assertThatIllegalArgumentException().isThrownBy(() -> metrics.histogram("packing_seconds", none))
+			.withMessageContaining("Labels of metric 'packing_seconds' are a null array");
+		assertThatIllegalArgumentException().isThrownBy(() -> metrics.info("build_info", none))
+			.withMessageContaining("Labels of metric 'build_info' are a null array");
+		assertThatIllegalArgumentException().isThrownBy(() -> metrics.collect("pods_by_phase", null))
+			.withMessage(
+					"Collector of metric 'pods_by_phase' is null; give a MetricCollector that reports its " + "series");
+		assertThat(this.failures.count()).isZero();
+	}
+
+	@Test
 	void recordsANullOrEmptyLabelValueAsNone() {
 		ControllerMetrics metrics = metrics("1.5.0");
 		metrics.counter("nodes_launched_total", "provisioner", "", "zone", "us-east-1a").increment();

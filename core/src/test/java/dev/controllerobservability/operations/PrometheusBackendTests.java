@@ -6,8 +6,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MockClock;
 import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
@@ -196,6 +198,35 @@ class PrometheusBackendTests {
 		assertThat(Allocations.leastPerCall(() -> handle.observe(work), 100_000, 5))
 			.as("bytes allocated per handle.observe")
 			.isLessThan(0.01);
+	}
+
+	@Test
+	void refusesAMicrometerMeterOfTheNameOfAnOperationHistogramAndKeepsScraping() {
+		this.operations.observe("bind", Tags.of("provisioner", "gpu"), () -> this.clock.add(Duration.ofMillis(30)));
+		this.operations.observe("launch", Tags.of("provisioner", "gpu"), () -> this.clock.add(Duration.ofMillis(30)));
+		Timer.builder("karpenter.bind.duration").register(this.registry).record(Duration.ofSeconds(1));
+		DistributionSummary.builder("karpenter.launch.duration.seconds.max").register(this.registry).record(1);
+		this.registry.counter("karpenter.other").increment();
+		PrometheusScrape scrape = PrometheusScrape.parse(this.registry.scrape());
+		assertThat(scrape.samples("karpenter_bind_duration_seconds_count")).singleElement()
+			.satisfies((sample) -> assertThat(sample.labels()).containsEntry("provisioner", "gpu"))
+			.satisfies((sample) -> assertThat(sample.value()).isEqualTo(1));
+		assertThat(scrape.value("karpenter_launch_duration_seconds_count",
+				Map.of("cluster", "dev", "error", "none", "provisioner", "gpu", "result", "success")))
+			.isEqualTo(1);
+		assertThat(scrape.value("karpenter_other_total", Map.of("cluster", "dev"))).isEqualTo(1);
+		assertThat(this.observability.failures().count()).isEqualTo(2);
+		assertThat(scrape.value("karpenter_observability_errors_total", Map.of("cluster", "dev"))).isEqualTo(2);
+	}
+
+	@Test
+	void keepsScrapingWhenAMicrometerMeterTookTheNameOfAnOperationHistogramFirst() {
+		Timer.builder("karpenter.bind.duration").register(this.registry).record(Duration.ofSeconds(1));
+		this.operations.observe("bind", Tags.of("provisioner", "gpu"), () -> this.clock.add(Duration.ofMillis(30)));
+		PrometheusScrape scrape = PrometheusScrape.parse(this.registry.scrape());
+		assertThat(scrape.value("karpenter_bind_duration_seconds_count", Map.of("cluster", "dev"))).isEqualTo(1);
+		assertThat(scrape.value("karpenter_bind_in_flight", Map.of("cluster", "dev", "provisioner", "gpu"))).isZero();
+		assertThat(this.observability.failures().count()).isEqualTo(1);
 	}
 
 	private static Map<String, String> with(Map<String, String> labels, String key, String value) {

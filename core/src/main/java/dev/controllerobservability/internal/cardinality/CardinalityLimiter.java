@@ -128,12 +128,30 @@ public final class CardinalityLimiter {
 	 * @return {@code value}, truncated if too long, or {@link #UNEXPECTED}
 	 */
 	public String categorize(String metric, String label, String value) {
+		String kept = categorizeUncounted(metric, label, value);
+		if (kept == UNEXPECTED) {
+			countUnexpected(1);
+		}
+		return kept;
+	}
+
+	/**
+	 * The value to record for a label, after the per-label limits only, without counting
+	 * a replacement: for a caller that counts each recording instead
+	 * ({@link #countUnexpected(int)}).
+	 * @param metric the exposed metric name
+	 * @param label the label key
+	 * @param value the value the caller gave
+	 * @return {@code value}, truncated if too long, or {@link #UNEXPECTED} (this very
+	 * instance)
+	 */
+	public String categorizeUncounted(String metric, String label, String value) {
 		String kept = truncate(value);
 		Map<String, Set<String>> allowed = this.allowLists.get(metric);
 		if (allowed != null) {
 			Set<String> values = allowed.get(label);
 			if (values != null) {
-				return values.contains(kept) ? kept : unexpected();
+				return values.contains(kept) ? kept : UNEXPECTED;
 			}
 		}
 		Set<String> known = this.seen.computeIfAbsent(metric, (name) -> new ConcurrentHashMap<>())
@@ -147,7 +165,7 @@ public final class CardinalityLimiter {
 				return kept;
 			}
 		}
-		return unexpected();
+		return UNEXPECTED;
 	}
 
 	/**
@@ -166,12 +184,29 @@ public final class CardinalityLimiter {
 		if (keyValues.length == 0) {
 			return Tags.empty();
 		}
-		if (!admit(metric, new LabelValues(keyValues))) {
-			for (int i = 1; i < keyValues.length; i += 2) {
-				keyValues[i] = OVERFLOW;
-			}
+		if (!admitOrOverflow(metric, keyValues)) {
+			countOverflow(metric);
 		}
 		return Tags.of(keyValues);
+	}
+
+	/**
+	 * Keeps label values whose set fits under a metric's series cap, else replaces each
+	 * of them by {@link #OVERFLOW}; counts nothing, for a caller that counts each
+	 * recording into the overflow series ({@link #countOverflow(String)}).
+	 * @param metric the exposed metric name
+	 * @param keyValues label keys, each followed by its value; the values are replaced in
+	 * place when the set does not fit
+	 * @return whether the set fits
+	 */
+	public boolean admitOrOverflow(String metric, String[] keyValues) {
+		if (keyValues.length == 0 || admitUncounted(metric, new LabelValues(keyValues))) {
+			return true;
+		}
+		for (int i = 1; i < keyValues.length; i += 2) {
+			keyValues[i] = OVERFLOW;
+		}
+		return false;
 	}
 
 	/**
@@ -182,6 +217,22 @@ public final class CardinalityLimiter {
 	 * @return whether the series is known or fits under the cap
 	 */
 	public boolean admit(String metric, List<String> values) {
+		if (admitUncounted(metric, values)) {
+			return true;
+		}
+		countOverflow(metric);
+		return false;
+	}
+
+	/**
+	 * Whether a metric may get a series with these label values, without counting a
+	 * refusal: for a caller that counts each recording into the overflow series instead
+	 * ({@link #countOverflow(String)}).
+	 * @param metric the exposed metric name
+	 * @param values the label values, in label key order
+	 * @return whether the series is known or fits under the cap
+	 */
+	public boolean admitUncounted(String metric, List<String> values) {
 		Set<List<String>> known = this.series.computeIfAbsent(metric, (name) -> ConcurrentHashMap.newKeySet());
 		if (known.contains(values)) {
 			return true;
@@ -192,8 +243,17 @@ public final class CardinalityLimiter {
 				return true;
 			}
 		}
-		overflowed(metric);
 		return false;
+	}
+
+	/**
+	 * Counts label values recorded as {@link #UNEXPECTED}. Allocates nothing.
+	 * @param count how many
+	 */
+	public void countUnexpected(int count) {
+		for (int i = 0; i < count; i++) {
+			SelfCounters.increment(this.unexpected);
+		}
 	}
 
 	/**
@@ -204,11 +264,16 @@ public final class CardinalityLimiter {
 	 */
 	public void overflowed(String metric, int count) {
 		for (int i = 0; i < count; i++) {
-			overflowed(metric);
+			countOverflow(metric);
 		}
 	}
 
-	private void overflowed(String metric) {
+	/**
+	 * Counts one recording into a metric's overflow series and, once per metric, logs
+	 * that the metric reached the cap. Allocates nothing once the metric was logged.
+	 * @param metric the exposed metric name
+	 */
+	public void countOverflow(String metric) {
 		SelfCounters.increment(this.overflows);
 		if (this.overflowed.add(metric)) {
 			logger.warn("Metric {} reached {} series: new label sets are recorded into its overflow series, whose "
@@ -219,11 +284,6 @@ public final class CardinalityLimiter {
 
 	private String truncate(String value) {
 		return (value.length() > this.maxLabelValueLength) ? value.substring(0, this.maxLabelValueLength) : value;
-	}
-
-	private String unexpected() {
-		SelfCounters.increment(this.unexpected);
-		return UNEXPECTED;
 	}
 
 	/** The values of a key, value array, as a list, without copying them. */

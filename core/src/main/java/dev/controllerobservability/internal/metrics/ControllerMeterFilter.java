@@ -12,6 +12,7 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.core.instrument.config.MeterFilterReply;
 import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The one {@link MeterFilter} that makes a meter a controller metric: it applies the
@@ -19,7 +20,9 @@ import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
  * controller's namespace (and to meters whose names start with a configured prefix), and
  * leaves every other meter ({@code jvm.*}, {@code http.server.*}, ...) exactly as it was
  * registered. Metrics listed as disabled (by their Prometheus names) are denied, whatever
- * their namespace, as Kubernetes component-base's {@code disabled-metrics} are.
+ * their namespace, as Kubernetes component-base's {@code disabled-metrics} are, and so
+ * are meters that would clash with a family the starter registers with the Prometheus
+ * registry directly ({@link ClaimedFamilies}).
  * <p>
  * Buckets are only a default: a meter registered with its own service level objectives or
  * a percentile histogram keeps them, and Spring Boot's
@@ -53,6 +56,8 @@ public final class ControllerMeterFilter implements MeterFilter {
 
 	private final Set<String> deniedMetrics = ConcurrentHashMap.newKeySet();
 
+	private final @Nullable ClaimedFamilies claimedFamilies;
+
 	private final double[] bucketsSeconds;
 
 	private final double[] bucketsNanos;
@@ -65,6 +70,7 @@ public final class ControllerMeterFilter implements MeterFilter {
 		this.hasCommonTags = this.commonTags.stream().findAny().isPresent();
 		this.meterPrefixes = List.copyOf(builder.meterPrefixes);
 		this.disabledMetrics = Set.copyOf(builder.disabledMetrics);
+		this.claimedFamilies = builder.claimedFamilies;
 		this.bucketsSeconds = builder.durationBuckets.stream().mapToDouble(Double::doubleValue).toArray();
 		this.bucketsNanos = builder.durationBuckets.stream()
 			.mapToDouble((seconds) -> Math.rint(seconds * NANOS_PER_SECOND))
@@ -118,6 +124,13 @@ public final class ControllerMeterFilter implements MeterFilter {
 			String name = PrometheusNames.familyName(id);
 			if (this.disabledMetrics.contains(name)) {
 				this.deniedMetrics.add(name);
+				return MeterFilterReply.DENY;
+			}
+		}
+		if (this.claimedFamilies != null) {
+			String clash = this.claimedFamilies.clash(id);
+			if (clash != null) {
+				this.claimedFamilies.refused(id, clash);
 				return MeterFilterReply.DENY;
 			}
 		}
@@ -183,6 +196,8 @@ public final class ControllerMeterFilter implements MeterFilter {
 
 		private final List<String> disabledMetrics = new ArrayList<>();
 
+		private @Nullable ClaimedFamilies claimedFamilies;
+
 		private Builder(String namespace) {
 			this.namespace = Objects.requireNonNull(namespace, "namespace");
 		}
@@ -226,6 +241,17 @@ public final class ControllerMeterFilter implements MeterFilter {
 		 */
 		public Builder disabledMetrics(List<String> disabledMetrics) {
 			this.disabledMetrics.addAll(disabledMetrics);
+			return this;
+		}
+
+		/**
+		 * Denies meters that would be exposed under a family the starter registers with
+		 * the Prometheus registry directly.
+		 * @param claimedFamilies the claimed families
+		 * @return this builder
+		 */
+		public Builder claimedFamilies(ClaimedFamilies claimedFamilies) {
+			this.claimedFamilies = Objects.requireNonNull(claimedFamilies, "claimedFamilies");
 			return this;
 		}
 

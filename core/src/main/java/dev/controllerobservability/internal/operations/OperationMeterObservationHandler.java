@@ -4,8 +4,10 @@ import io.micrometer.core.instrument.Clock;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.observation.MeterObservationHandler;
 import io.micrometer.observation.Observation;
+import org.jspecify.annotations.Nullable;
 
 import dev.controllerobservability.RecordingFailures;
+import dev.controllerobservability.internal.cardinality.CardinalityLimiter;
 
 /**
  * Records operation observations as a duration histogram
@@ -31,7 +33,7 @@ public final class OperationMeterObservationHandler implements MeterObservationH
 	 * @param failures where recording failures go
 	 */
 	public OperationMeterObservationHandler(MeterRegistry registry, RecordingFailures failures) {
-		this(registry, OperationDurations.micrometer(registry), failures);
+		this(registry, OperationDurations.micrometer(registry), failures, null);
 	}
 
 	/**
@@ -39,10 +41,12 @@ public final class OperationMeterObservationHandler implements MeterObservationH
 	 * @param registry where the in-flight gauges go, whose clock times operations
 	 * @param durations where the durations go
 	 * @param failures where recording failures go
+	 * @param limiter the limits the {@code error} label and the label sets of outcomes
+	 * pass, the same as the operations' own, or {@code null} for none
 	 */
 	public OperationMeterObservationHandler(MeterRegistry registry, OperationDurations durations,
-			RecordingFailures failures) {
-		this.series = new OperationSeriesCache(registry, durations);
+			RecordingFailures failures, @Nullable CardinalityLimiter limiter) {
+		this.series = new OperationSeriesCache(registry, durations, limiter);
 		this.clock = registry.config().clock();
 		this.failures = failures;
 	}

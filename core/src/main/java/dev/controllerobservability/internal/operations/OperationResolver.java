@@ -118,7 +118,8 @@ public final class OperationResolver {
 	/**
 	 * Whether an operation may be recorded: declared operations always are, undeclared
 	 * ones while fewer than the most undeclared operations have been recorded, whatever
-	 * the order of the calls. A refusal is counted and logged as a recording failure.
+	 * the order of the calls. A refusal is not recorded here: the caller records
+	 * {@link #refusal(OperationDescriptor)} for every call it runs unrecorded.
 	 * @param descriptor the operation
 	 * @return whether to record it
 	 */
@@ -133,19 +134,30 @@ public final class OperationResolver {
 				return true;
 			}
 		}
-		this.failures.record("start of operation " + name,
-				new IllegalStateException("Operation '" + name + "' is not recorded: " + this.maxOperations
-						+ " distinct undeclared operations are recorded already, "
-						+ "the most allowed. Declare it with " + this.settingNames.of(Setting.OPERATION_DEFINITIONS)
-						+ ", raise " + this.settingNames.of(Setting.MAX_OPERATIONS)
-						+ ", or keep per-call values out of operation " + "names (they belong in operation tags)."));
 		return false;
 	}
 
 	/**
+	 * Why an operation {@link #admit(OperationDescriptor) is not admitted}, as the
+	 * recording failure of each of its calls.
+	 * @param descriptor the operation
+	 * @return the failure to record
+	 */
+	public IllegalStateException refusal(OperationDescriptor descriptor) {
+		String name = descriptor.operation();
+		return new IllegalStateException("Operation '" + name + "' is not recorded: " + this.maxOperations
+				+ " distinct undeclared operations are recorded already, the most allowed. Declare it with "
+				+ this.settingNames.of(Setting.OPERATION_DEFINITIONS) + ", raise "
+				+ this.settingNames.of(Setting.MAX_OPERATIONS) + ", or keep per-call values out of operation "
+				+ "names (they belong in operation tags).");
+	}
+
+	/**
 	 * The label values of a call: every configured key, {@code none} where not given,
-	 * through the cardinality limits. A key that is not configured is dropped and
-	 * reported.
+	 * through the cardinality limits: the per-label limits of the duration histogram and
+	 * the series cap of the in-flight gauge, whose label sets these are. A key that is
+	 * not configured is dropped and reported. Replacements are not counted here but by
+	 * the series, for every call it records.
 	 * @param descriptor the operation
 	 * @param tags the caller's tags, or {@code null}
 	 * @return the labels
@@ -170,7 +182,16 @@ public final class OperationResolver {
 				}
 			}
 		}
-		return (this.limiter != null) ? this.limiter.limit(descriptor.familyName(), keyValues) : Tags.of(keyValues);
+		if (this.limiter != null) {
+			// Nothing is counted here: the series counts each call it records
+			// (OperationSeries), whichever path reached it.
+			for (int i = 1; i < keyValues.length; i += 2) {
+				keyValues[i] = this.limiter.categorizeUncounted(descriptor.familyName(), keyValues[i - 1],
+						keyValues[i]);
+			}
+			this.limiter.admitOrOverflow(descriptor.inFlightFamilyName(), keyValues);
+		}
+		return Tags.of(keyValues);
 	}
 
 	/**

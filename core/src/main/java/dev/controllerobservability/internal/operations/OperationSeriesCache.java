@@ -6,6 +6,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import io.micrometer.core.instrument.Clock;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import org.jspecify.annotations.Nullable;
+
+import dev.controllerobservability.internal.cardinality.CardinalityLimiter;
 
 import dev.controllerobservability.operations.OperationDescriptor;
 
@@ -20,6 +23,8 @@ public final class OperationSeriesCache {
 
 	private final OperationDurations durations;
 
+	private final @Nullable CardinalityLimiter limiter;
+
 	private final Map<String, Map<Tags, OperationSeries>> operations = new ConcurrentHashMap<>();
 
 	/**
@@ -27,10 +32,14 @@ public final class OperationSeriesCache {
 	 * @param registry where the in-flight gauges are registered, whose clock times
 	 * operations
 	 * @param durations where the durations are recorded
+	 * @param limiter the limits the {@code error} label and the label sets of outcomes
+	 * pass, or {@code null} for none
 	 */
-	public OperationSeriesCache(MeterRegistry registry, OperationDurations durations) {
+	public OperationSeriesCache(MeterRegistry registry, OperationDurations durations,
+			@Nullable CardinalityLimiter limiter) {
 		this.registry = registry;
 		this.durations = durations;
+		this.limiter = limiter;
 	}
 
 	/**
@@ -62,7 +71,7 @@ public final class OperationSeriesCache {
 		}
 		OperationSeries existing = series.get(labels);
 		return (existing != null) ? existing : series.computeIfAbsent(labels,
-				(key) -> new OperationSeries(this.registry, this.durations, descriptor, key));
+				(key) -> new OperationSeries(this.registry, this.durations, descriptor, key, this.limiter));
 	}
 
 }

@@ -14,7 +14,9 @@ import io.micrometer.core.instrument.Tags;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.Labels;
+import org.jspecify.annotations.Nullable;
 
+import dev.controllerobservability.internal.metrics.ClaimedFamilies;
 import dev.controllerobservability.internal.metrics.MetricConventions;
 import dev.controllerobservability.internal.metrics.NativeHistogram;
 import dev.controllerobservability.stability.StabilityLevel;
@@ -45,6 +47,8 @@ public final class PrometheusDurations implements OperationDurations {
 
 	private final Set<String> disabledMetrics;
 
+	private final ClaimedFamilies claimed;
+
 	private final Map<String, Family> families = new ConcurrentHashMap<>();
 
 	/**
@@ -54,14 +58,17 @@ public final class PrometheusDurations implements OperationDurations {
 	 * @param commonTags tags every controller metric carries
 	 * @param defaultBuckets the shared duration buckets, in seconds
 	 * @param disabledMetrics Prometheus names of metrics never to register
+	 * @param claimed where the families are claimed, so that the meter filter denies
+	 * Micrometer meters of their names
 	 */
 	public PrometheusDurations(PrometheusRegistry registry, Clock clock, Tags commonTags, List<Double> defaultBuckets,
-			Collection<String> disabledMetrics) {
+			Collection<String> disabledMetrics, ClaimedFamilies claimed) {
 		this.registry = registry;
 		this.clock = clock;
 		this.commonTags = commonTags;
 		this.defaultBuckets = List.copyOf(defaultBuckets);
 		this.disabledMetrics = Set.copyOf(disabledMetrics);
+		this.claimed = claimed;
 	}
 
 	@Override
@@ -86,6 +93,9 @@ public final class PrometheusDurations implements OperationDurations {
 
 		private final Map<List<String>, WindowMax> maxima;
 
+		/** Why the family could not be registered: its name is taken. */
+		private final @Nullable String taken;
+
 		Family(OperationDescriptor descriptor) {
 			this.labelKeys = descriptor.labelKeys().stream().sorted().toList();
 			String[] labelNames = new String[this.labelKeys.size() + 2];
@@ -99,10 +109,18 @@ public final class PrometheusDurations implements OperationDurations {
 				.constLabels(constLabels)
 				.build();
 			boolean visible = !PrometheusDurations.this.disabledMetrics.contains(descriptor.familyName());
-			if (visible) {
-				PrometheusDurations.this.registry.register(this.histogram);
+			boolean keepsMax = exposesMax(descriptor);
+			List<String> names = keepsMax ? List.of(descriptor.familyName(), descriptor.familyName() + "_max")
+					: List.of(descriptor.familyName());
+			this.taken = visible ? claim(descriptor, names) : null;
+			if (this.taken != null) {
+				this.maxima = null;
+				return;
 			}
-			if (!exposesMax(descriptor)) {
+			if (visible) {
+				register(this.histogram, names);
+			}
+			if (!keepsMax) {
 				this.maxima = null;
 				return;
 			}
@@ -125,12 +143,43 @@ public final class PrometheusDurations implements OperationDurations {
 				catch (RuntimeException ex) {
 					// Both or neither: the next call tries the family again.
 					PrometheusDurations.this.registry.unregister(this.histogram);
+					PrometheusDurations.this.claimed.release(names);
 					throw ex;
 				}
 			}
 		}
 
+		/**
+		 * Claims the family's names before registering it, so that the meter filter
+		 * denies a Micrometer meter of the same name from then on.
+		 * @return why the family cannot be registered (a Micrometer meter holds one of
+		 * its names already), or {@code null}
+		 */
+		private @Nullable String claim(OperationDescriptor descriptor, List<String> names) {
+			String owner = "the duration histogram of operation '" + descriptor.operation() + "'";
+			if (PrometheusDurations.this.claimed.claim(names, owner)) {
+				return null;
+			}
+			return "Operation '" + descriptor.operation() + "' is not recorded: its duration histogram "
+					+ descriptor.familyName() + " would take the name of a meter registered through Micrometer before "
+					+ "it, and two metrics of one name would fail every scrape. Rename that meter, or set "
+					+ "controller.observability.operations.backend=micrometer.";
+		}
+
+		private void register(NativeHistogram histogram, List<String> names) {
+			try {
+				PrometheusDurations.this.registry.register(histogram);
+			}
+			catch (RuntimeException ex) {
+				PrometheusDurations.this.claimed.release(names);
+				throw ex;
+			}
+		}
+
 		Recorder series(Tags labels, String result, String error) {
+			if (this.taken != null) {
+				throw new IllegalStateException(this.taken);
+			}
 			List<String> values = new ArrayList<>(this.labelKeys.size() + 2);
 			for (String key : this.labelKeys) {
 				Tag tag = find(labels, key);
