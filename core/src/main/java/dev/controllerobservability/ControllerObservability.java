@@ -22,6 +22,7 @@ import dev.controllerobservability.internal.catalog.MetricCatalog;
 import dev.controllerobservability.internal.metrics.ClaimedFamilies;
 import dev.controllerobservability.internal.metrics.ControllerMeterFilter;
 import dev.controllerobservability.internal.metrics.MetricConventions;
+import dev.controllerobservability.internal.metrics.NamingPolicy;
 import dev.controllerobservability.internal.operations.OperationDurations;
 import dev.controllerobservability.internal.operations.OperationMeterObservationHandler;
 import dev.controllerobservability.internal.operations.PrometheusDurations;
@@ -412,16 +413,15 @@ public final class ControllerObservability {
 			StabilityPolicy stability = SettingRules.stability(SettingRules.version(this.version),
 					this.showHiddenMetricsForVersion, disabledMetrics);
 			MetricCatalog catalog = SettingRules.catalog(namespace, this.metrics);
-			ClaimedFamilies claimed = new ClaimedFamilies();
-			ControllerMeterFilter.Builder filter = ControllerMeterFilter.builder(namespace)
+			NamingPolicy naming = NamingPolicy.builder(namespace)
 				.commonTags(commonTags)
 				.durationBuckets(durationBuckets)
 				.meterPrefixes(meterPrefixes)
-				.disabledMetrics(disabledMetrics);
-			if (this.operationHistograms != null) {
-				filter.claimedFamilies(claimed);
-			}
-			this.registry.config().meterFilter(filter.build());
+				.disabledMetrics(disabledMetrics)
+				.build();
+			ClaimedFamilies claimed = new ClaimedFamilies();
+			this.registry.config()
+				.meterFilter(new ControllerMeterFilter(naming, (this.operationHistograms != null) ? claimed : null));
 			RecordingFailures failures = new RecordingFailures(this.registry, namespace, errorLogInterval);
 			claimed.reportTo(failures);
 			CardinalityLimiter limiter = CardinalityLimiter.builder(this.registry, namespace)
@@ -432,8 +432,7 @@ public final class ControllerObservability {
 				.settingNames(SettingNames.BUILDER)
 				.build();
 			OperationDurations durations = (this.operationHistograms != null)
-					? new PrometheusDurations(this.operationHistograms, this.registry.config().clock(), commonTags,
-							durationBuckets, disabledMetrics, claimed)
+					? new PrometheusDurations(this.operationHistograms, this.registry.config().clock(), naming, claimed)
 					: OperationDurations.micrometer(this.registry);
 			OperationMeterObservationHandler handler = new OperationMeterObservationHandler(this.registry, durations,
 					failures, limiter);

@@ -1,6 +1,7 @@
 package dev.controllerobservability.autoconfigure;
 
 import java.util.List;
+import java.util.Map;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.observation.MeterObservationHandler;
@@ -22,6 +23,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.info.BuildProperties;
 import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsProperties;
 import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -34,6 +36,7 @@ import dev.controllerobservability.catalog.ControllerMetrics;
 import dev.controllerobservability.internal.catalog.MetricCatalog;
 import dev.controllerobservability.catalog.MetricDefinition;
 import dev.controllerobservability.internal.metrics.ClaimedFamilies;
+import dev.controllerobservability.internal.metrics.NamingPolicy;
 import dev.controllerobservability.internal.metrics.ControllerMeterFilter;
 import dev.controllerobservability.RecordingFailures;
 import dev.controllerobservability.operations.ControllerOperations;
@@ -88,18 +91,26 @@ public final class ControllerObservabilityAutoConfiguration {
 	}
 
 	@Bean
-	@Order(METER_FILTER_ORDER)
 	@ConditionalOnMissingBean
-	ControllerMeterFilter controllerMeterFilter(ControllerObservabilitySettings settings, ClaimedFamilies claimed) {
-		ControllerMeterFilter.Builder filter = ControllerMeterFilter.builder(settings.namespace())
+	NamingPolicy controllerNamingPolicy(ControllerObservabilitySettings settings,
+			ObjectProvider<MetricsProperties> metricsProperties) {
+		MetricsProperties metrics = metricsProperties.getIfAvailable();
+		return NamingPolicy.builder(settings.namespace())
 			.commonTags(settings.commonTags())
+			.registryTags((metrics != null) ? metrics.getTags() : Map.of())
 			.durationBuckets(settings.durationBuckets())
 			.meterPrefixes(settings.meterPrefixes())
-			.disabledMetrics(settings.disabledMetrics());
-		if (settings.operations().backend() == OperationsProperties.Backend.PROMETHEUS) {
-			filter.claimedFamilies(claimed);
-		}
-		return filter.build();
+			.disabledMetrics(settings.disabledMetrics())
+			.build();
+	}
+
+	@Bean
+	@Order(METER_FILTER_ORDER)
+	@ConditionalOnMissingBean
+	ControllerMeterFilter controllerMeterFilter(NamingPolicy naming, ControllerObservabilitySettings settings,
+			ClaimedFamilies claimed) {
+		boolean claims = settings.operations().backend() == OperationsProperties.Backend.PROMETHEUS;
+		return new ControllerMeterFilter(naming, claims ? claimed : null);
 	}
 
 	@Bean
@@ -149,10 +160,10 @@ public final class ControllerObservabilityAutoConfiguration {
 	@ConditionalOnMissingBean
 	OperationMeterObservationHandler operationMeterObservationHandler(MeterRegistry meterRegistry,
 			RecordingFailures failures, ControllerObservabilitySettings settings, CardinalityLimiter limiter,
-			ClaimedFamilies claimed, BeanFactory beanFactory) {
+			NamingPolicy naming, ClaimedFamilies claimed, BeanFactory beanFactory) {
 		claimed.reportTo(failures);
 		OperationDurations durations = (settings.operations().backend() == OperationsProperties.Backend.PROMETHEUS)
-				? PrometheusOperationDurations.create(beanFactory, meterRegistry, settings, claimed)
+				? PrometheusOperationDurations.create(beanFactory, meterRegistry, naming, claimed)
 				: OperationDurations.micrometer(meterRegistry);
 		return new OperationMeterObservationHandler(meterRegistry, durations, failures, limiter);
 	}

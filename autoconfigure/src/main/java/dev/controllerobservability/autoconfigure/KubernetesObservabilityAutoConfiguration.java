@@ -1,7 +1,6 @@
 package dev.controllerobservability.autoconfigure;
 
 import java.util.List;
-import java.util.Map;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.impl.KubernetesClientImpl;
@@ -15,7 +14,6 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Lazy;
@@ -27,6 +25,7 @@ import dev.controllerobservability.kubernetes.operator.ControllerRuntimeMetrics;
 import dev.controllerobservability.kubernetes.operator.OperatorObservability;
 import dev.controllerobservability.kubernetes.process.StandardProcessMetrics;
 import dev.controllerobservability.RecordingFailures;
+import dev.controllerobservability.internal.metrics.NamingPolicy;
 
 /**
  * Kubernetes metrics under their standard names: {@code leader_election_master_status}
@@ -57,13 +56,10 @@ public final class KubernetesObservabilityAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
-		StandardProcessMetrics standardProcessMetrics(PrometheusRegistry prometheusRegistry,
-				ObjectProvider<MetricsProperties> metricsProperties) {
+		StandardProcessMetrics standardProcessMetrics(PrometheusRegistry prometheusRegistry, NamingPolicy naming) {
 			// Micrometer's process meters get management.metrics.tags from a meter
 			// filter these do not pass.
-			MetricsProperties properties = metricsProperties.getIfAvailable();
-			return StandardProcessMetrics.register(prometheusRegistry,
-					(properties != null) ? properties.getTags() : Map.of());
+			return StandardProcessMetrics.register(prometheusRegistry, naming.standardLabels());
 		}
 
 	}
@@ -89,15 +85,14 @@ public final class KubernetesObservabilityAutoConfiguration {
 		@Lazy
 		@ConditionalOnMissingBean
 		ControllerRuntimeMetrics controllerRuntimeMetrics(MeterRegistry meterRegistry,
-				ObjectProvider<PrometheusRegistry> prometheusRegistry, ObjectProvider<MetricsProperties> metrics,
-				ControllerObservabilitySettings settings, RecordingFailures failures) {
+				ObjectProvider<PrometheusRegistry> prometheusRegistry, NamingPolicy naming,
+				RecordingFailures failures) {
 			// Without a Prometheus registry the histograms are recorded but exported
 			// nowhere. They carry management.metrics.tags as the counters beside them
 			// do, which get them from a meter filter the histograms do not pass.
-			MetricsProperties properties = metrics.getIfAvailable();
 			return new ControllerRuntimeMetrics(meterRegistry,
-					prometheusRegistry.getIfAvailable(PrometheusRegistry::new), settings.disabledMetrics(),
-					(properties != null) ? properties.getTags() : Map.of(), failures);
+					prometheusRegistry.getIfAvailable(PrometheusRegistry::new), naming.disabledMetrics(),
+					naming.standardLabels(), failures);
 		}
 
 		@Bean

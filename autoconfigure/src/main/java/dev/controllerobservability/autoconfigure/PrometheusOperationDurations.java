@@ -1,9 +1,6 @@
 package dev.controllerobservability.autoconfigure;
 
-import java.util.Map;
-
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Tags;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 import org.springframework.beans.factory.BeanFactory;
@@ -11,11 +8,11 @@ import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
-import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsProperties;
 import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
 
 import dev.controllerobservability.internal.metrics.ClaimedFamilies;
+import dev.controllerobservability.internal.metrics.NamingPolicy;
 import dev.controllerobservability.internal.operations.OperationDurations;
 import dev.controllerobservability.internal.operations.PrometheusDurations;
 
@@ -37,8 +34,8 @@ final class PrometheusOperationDurations {
 	/**
 	 * The backend, or a clear failure when the application has no Prometheus registry.
 	 */
-	static OperationDurations create(BeanFactory beanFactory, MeterRegistry meterRegistry,
-			ControllerObservabilitySettings settings, ClaimedFamilies claimed) {
+	static OperationDurations create(BeanFactory beanFactory, MeterRegistry meterRegistry, NamingPolicy naming,
+			ClaimedFamilies claimed) {
 		ClassLoader classLoader = PrometheusOperationDurations.class.getClassLoader();
 		if (!ClassUtils.isPresent("io.prometheus.metrics.core.metrics.Histogram", classLoader)
 				|| !ClassUtils.isPresent("io.prometheus.metrics.model.registry.PrometheusRegistry", classLoader)) {
@@ -50,17 +47,9 @@ final class PrometheusOperationDurations {
 			throw noRegistry(beanFactory, "the application has no single PrometheusRegistry bean");
 		}
 		// Micrometer gives every meter management.metrics.tags through a meter filter,
-		// which these histograms do not pass: they carry them as constant labels, under
-		// the controller's own common tags.
-		Tags commonTags = Tags.empty();
-		MetricsProperties metrics = beanFactory.getBeanProvider(MetricsProperties.class).getIfAvailable();
-		if (metrics != null) {
-			for (Map.Entry<String, String> tag : metrics.getTags().entrySet()) {
-				commonTags = commonTags.and(tag.getKey(), tag.getValue());
-			}
-		}
-		return new PrometheusDurations(registry, meterRegistry.config().clock(), commonTags.and(settings.commonTags()),
-				settings.durationBuckets(), settings.disabledMetrics(), claimed);
+		// which these histograms do not pass: the naming policy gives them as constant
+		// labels, under the controller's own common tags.
+		return new PrometheusDurations(registry, meterRegistry.config().clock(), naming, claimed);
 	}
 
 	private static InvalidObservabilityPropertyException noRegistry(BeanFactory beanFactory, String reason) {

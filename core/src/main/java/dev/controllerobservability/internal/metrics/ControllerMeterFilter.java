@@ -1,6 +1,5 @@
 package dev.controllerobservability.internal.metrics;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Collections;
@@ -38,43 +37,25 @@ import org.jspecify.annotations.Nullable;
  */
 public final class ControllerMeterFilter implements MeterFilter {
 
-	private static final double NANOS_PER_SECOND = 1_000_000_000d;
-
-	private final String namespace;
-
-	private final String namespacePrefix;
-
-	private final String namespaceUnderscorePrefix;
-
-	private final Tags commonTags;
+	private final NamingPolicy naming;
 
 	private final boolean hasCommonTags;
-
-	private final List<String> meterPrefixes;
-
-	private final Set<String> disabledMetrics;
 
 	private final Set<String> deniedMetrics = ConcurrentHashMap.newKeySet();
 
 	private final @Nullable ClaimedFamilies claimedFamilies;
 
-	private final double[] bucketsSeconds;
-
-	private final double[] bucketsNanos;
-
-	private ControllerMeterFilter(Builder builder) {
-		this.namespace = builder.namespace;
-		this.namespacePrefix = this.namespace + ".";
-		this.namespaceUnderscorePrefix = this.namespace + "_";
-		this.commonTags = builder.commonTags;
-		this.hasCommonTags = this.commonTags.stream().findAny().isPresent();
-		this.meterPrefixes = List.copyOf(builder.meterPrefixes);
-		this.disabledMetrics = Set.copyOf(builder.disabledMetrics);
-		this.claimedFamilies = builder.claimedFamilies;
-		this.bucketsSeconds = builder.durationBuckets.stream().mapToDouble(Double::doubleValue).toArray();
-		this.bucketsNanos = builder.durationBuckets.stream()
-			.mapToDouble((seconds) -> Math.rint(seconds * NANOS_PER_SECOND))
-			.toArray();
+	/**
+	 * Creates the filter.
+	 * @param naming what makes a meter a controller metric, its tags, buckets, and
+	 * whether it is disabled
+	 * @param claimedFamilies families registered outside Micrometer, whose names no meter
+	 * may take, or {@code null} for none
+	 */
+	public ControllerMeterFilter(NamingPolicy naming, @Nullable ClaimedFamilies claimedFamilies) {
+		this.naming = Objects.requireNonNull(naming, "naming");
+		this.hasCommonTags = naming.commonTags().stream().findAny().isPresent();
+		this.claimedFamilies = claimedFamilies;
 	}
 
 	/**
@@ -93,8 +74,7 @@ public final class ControllerMeterFilter implements MeterFilter {
 	 * @return whether it is in the controller's namespace
 	 */
 	public boolean isControllerMetric(String name) {
-		return name.startsWith(this.namespacePrefix) || name.startsWith(this.namespaceUnderscorePrefix)
-				|| name.equals(this.namespace);
+		return this.naming.isControllerMeter(name);
 	}
 
 	/**
@@ -109,20 +89,18 @@ public final class ControllerMeterFilter implements MeterFilter {
 	@Override
 	public Meter.Id map(Meter.Id id) {
 		String name = id.getName();
-		if (isControllerMetric(name)) {
-			return withCommonTags(id);
+		String controllerName = this.naming.controllerMeterName(name);
+		if (controllerName == null) {
+			return id;
 		}
-		if (hasMeterPrefix(name)) {
-			return withCommonTags(id.withName(this.namespacePrefix + name));
-		}
-		return id;
+		return withCommonTags(controllerName.equals(name) ? id : id.withName(controllerName));
 	}
 
 	@Override
 	public MeterFilterReply accept(Meter.Id id) {
-		if (!this.disabledMetrics.isEmpty()) {
+		if (!this.naming.disabledMetrics().isEmpty()) {
 			String name = PrometheusNames.familyName(id);
-			if (this.disabledMetrics.contains(name)) {
+			if (this.naming.isDisabled(name)) {
 				this.deniedMetrics.add(name);
 				return MeterFilterReply.DENY;
 			}
@@ -142,22 +120,11 @@ public final class ControllerMeterFilter implements MeterFilter {
 		if (!isControllerMetric(id.getName()) || hasOwnBuckets(config)) {
 			return config;
 		}
-		double[] defaults = defaultBuckets(id);
+		double[] defaults = this.naming.defaultBuckets(id);
 		if (defaults == null) {
 			return config;
 		}
 		return config.merge(DistributionStatisticConfig.builder().serviceLevelObjectives(defaults).build());
-	}
-
-	private double[] defaultBuckets(Meter.Id id) {
-		if (id.getType() == Meter.Type.TIMER) {
-			return this.bucketsNanos;
-		}
-		// Duration buckets only fit summaries that measure seconds, not counts or bytes.
-		if (id.getType() == Meter.Type.DISTRIBUTION_SUMMARY && "seconds".equals(id.getBaseUnit())) {
-			return this.bucketsSeconds;
-		}
-		return null;
 	}
 
 	private static boolean hasOwnBuckets(DistributionStatisticConfig config) {
@@ -166,40 +133,23 @@ public final class ControllerMeterFilter implements MeterFilter {
 		return slos != null || Boolean.TRUE.equals(config.isPercentileHistogram());
 	}
 
-	private boolean hasMeterPrefix(String name) {
-		for (String prefix : this.meterPrefixes) {
-			if (name.equals(prefix) || name.startsWith(prefix + ".") || name.startsWith(prefix + "_")) {
-				return true;
-			}
-		}
-		return false;
-	}
-
 	private Meter.Id withCommonTags(Meter.Id id) {
 		if (!this.hasCommonTags) {
 			return id;
 		}
 		// Concatenation keeps the meter's own value when it already has a key.
-		return id.replaceTags(Tags.concat(this.commonTags, id.getTagsAsIterable()));
+		return id.replaceTags(Tags.concat(this.naming.commonTags(), id.getTagsAsIterable()));
 	}
 
-	/** Builds a {@link ControllerMeterFilter}. */
+	/** Builds a {@link ControllerMeterFilter} with a {@link NamingPolicy} of its own. */
 	public static final class Builder {
 
-		private final String namespace;
-
-		private Tags commonTags = Tags.empty();
-
-		private List<Double> durationBuckets = MetricConventions.CONTROLLER_RUNTIME_DURATION_BUCKETS;
-
-		private final List<String> meterPrefixes = new ArrayList<>();
-
-		private final List<String> disabledMetrics = new ArrayList<>();
+		private final NamingPolicy.Builder naming;
 
 		private @Nullable ClaimedFamilies claimedFamilies;
 
 		private Builder(String namespace) {
-			this.namespace = Objects.requireNonNull(namespace, "namespace");
+			this.naming = NamingPolicy.builder(namespace);
 		}
 
 		/**
@@ -208,7 +158,7 @@ public final class ControllerMeterFilter implements MeterFilter {
 		 * @return this builder
 		 */
 		public Builder commonTags(Tags commonTags) {
-			this.commonTags = Objects.requireNonNull(commonTags, "commonTags");
+			this.naming.commonTags(commonTags);
 			return this;
 		}
 
@@ -218,7 +168,7 @@ public final class ControllerMeterFilter implements MeterFilter {
 		 * @return this builder
 		 */
 		public Builder durationBuckets(List<Double> durationBuckets) {
-			this.durationBuckets = List.copyOf(durationBuckets);
+			this.naming.durationBuckets(durationBuckets);
 			return this;
 		}
 
@@ -229,7 +179,7 @@ public final class ControllerMeterFilter implements MeterFilter {
 		 * @return this builder
 		 */
 		public Builder meterPrefixes(List<String> meterPrefixes) {
-			this.meterPrefixes.addAll(meterPrefixes);
+			this.naming.meterPrefixes(meterPrefixes);
 			return this;
 		}
 
@@ -240,13 +190,12 @@ public final class ControllerMeterFilter implements MeterFilter {
 		 * @return this builder
 		 */
 		public Builder disabledMetrics(List<String> disabledMetrics) {
-			this.disabledMetrics.addAll(disabledMetrics);
+			this.naming.disabledMetrics(disabledMetrics);
 			return this;
 		}
 
 		/**
-		 * Denies meters that would be exposed under a family the starter registers with
-		 * the Prometheus registry directly.
+		 * Denies meters whose names families registered outside Micrometer claimed.
 		 * @param claimedFamilies the claimed families
 		 * @return this builder
 		 */
@@ -260,7 +209,7 @@ public final class ControllerMeterFilter implements MeterFilter {
 		 * @return the filter
 		 */
 		public ControllerMeterFilter build() {
-			return new ControllerMeterFilter(this);
+			return new ControllerMeterFilter(this.naming.build(), this.claimedFamilies);
 		}
 
 	}

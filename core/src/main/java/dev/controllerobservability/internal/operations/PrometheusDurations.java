@@ -1,11 +1,8 @@
 package dev.controllerobservability.internal.operations;
 
 import java.util.ArrayList;
-import java.util.Collection;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.micrometer.core.instrument.Clock;
@@ -17,6 +14,7 @@ import io.prometheus.metrics.model.snapshots.Labels;
 import org.jspecify.annotations.Nullable;
 
 import dev.controllerobservability.internal.metrics.ClaimedFamilies;
+import dev.controllerobservability.internal.metrics.NamingPolicy;
 import dev.controllerobservability.internal.metrics.MetricConventions;
 import dev.controllerobservability.internal.metrics.NativeHistogram;
 import dev.controllerobservability.stability.StabilityLevel;
@@ -41,11 +39,7 @@ public final class PrometheusDurations implements OperationDurations {
 
 	private final Clock clock;
 
-	private final Tags commonTags;
-
-	private final List<Double> defaultBuckets;
-
-	private final Set<String> disabledMetrics;
+	private final NamingPolicy naming;
 
 	private final ClaimedFamilies claimed;
 
@@ -55,19 +49,15 @@ public final class PrometheusDurations implements OperationDurations {
 	 * Creates the backend.
 	 * @param registry where the histograms are registered
 	 * @param clock the clock the {@code _max} window turns by
-	 * @param commonTags tags every controller metric carries
-	 * @param defaultBuckets the shared duration buckets, in seconds
-	 * @param disabledMetrics Prometheus names of metrics never to register
+	 * @param naming the constant labels, default buckets and disabled metrics of
+	 * controller metrics
 	 * @param claimed where the families are claimed, so that the meter filter denies
 	 * Micrometer meters of their names
 	 */
-	public PrometheusDurations(PrometheusRegistry registry, Clock clock, Tags commonTags, List<Double> defaultBuckets,
-			Collection<String> disabledMetrics, ClaimedFamilies claimed) {
+	public PrometheusDurations(PrometheusRegistry registry, Clock clock, NamingPolicy naming, ClaimedFamilies claimed) {
 		this.registry = registry;
 		this.clock = clock;
-		this.commonTags = commonTags;
-		this.defaultBuckets = List.copyOf(defaultBuckets);
-		this.disabledMetrics = Set.copyOf(disabledMetrics);
+		this.naming = naming;
 		this.claimed = claimed;
 	}
 
@@ -103,12 +93,12 @@ public final class PrometheusDurations implements OperationDurations {
 			labelNames[labelNames.length - 2] = MetricConventions.RESULT_LABEL;
 			labelNames[labelNames.length - 1] = MetricConventions.ERROR_LABEL;
 			Labels constLabels = constLabels(labelNames);
-			List<Double> buckets = descriptor.bucketSeconds(PrometheusDurations.this.defaultBuckets);
+			List<Double> buckets = descriptor.bucketSeconds(PrometheusDurations.this.naming.durationBuckets());
 			this.histogram = NativeHistogram.builder(descriptor.familyName(), descriptor.durationDescription(), buckets)
 				.labelNames(labelNames)
 				.constLabels(constLabels)
 				.build();
-			boolean visible = !PrometheusDurations.this.disabledMetrics.contains(descriptor.familyName());
+			boolean visible = !PrometheusDurations.this.naming.isDisabled(descriptor.familyName());
 			boolean keepsMax = exposesMax(descriptor);
 			List<String> names = keepsMax ? List.of(descriptor.familyName(), descriptor.familyName() + "_max")
 					: List.of(descriptor.familyName());
@@ -200,11 +190,7 @@ public final class PrometheusDurations implements OperationDurations {
 		}
 
 		private Labels constLabels(String[] labelNames) {
-			Map<String, String> common = new LinkedHashMap<>();
-			for (Tag tag : PrometheusDurations.this.commonTags) {
-				common.put(tag.getKey(), tag.getValue());
-			}
-			return NativeHistogram.constantLabels(common, labelNames);
+			return NativeHistogram.constantLabels(PrometheusDurations.this.naming.controllerLabels(), labelNames);
 		}
 
 		private static Tag find(Tags labels, String key) {
