@@ -109,23 +109,7 @@ class SameRuleChecksOnBothPathsTests {
 		InvalidSettingException plain = assertThatExceptionOfType(InvalidSettingException.class).isThrownBy(plainJava)
 			.actual();
 		assertThat(plain.getProperty()).isEqualTo(property);
-		this.contextRunner.withPropertyValues(properties).run((context) -> {
-			assertThat(context).hasFailed();
-			InvalidObservabilityPropertyException spring = findCause(context.getStartupFailure());
-			assertThat(spring.getProperty()).isEqualTo(PREFIX + property);
-			assertThat(spring.getReason()).isEqualTo(plain.getReason());
-			assertThat(spring.getAction()).isEqualTo(plain.getAction());
-			assertThat(String.valueOf(spring.getValue())).isEqualTo(String.valueOf(plain.getValue()));
-		});
-	}
-
-	private static InvalidObservabilityPropertyException findCause(Throwable failure) {
-		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-			if (cause instanceof InvalidObservabilityPropertyException refused) {
-				return refused;
-			}
-		}
-		throw new AssertionError("no InvalidObservabilityPropertyException in " + failure, failure);
+		SameRefusal.assertSameRefusal(this.contextRunner, plain, properties);
 	}
 
 }

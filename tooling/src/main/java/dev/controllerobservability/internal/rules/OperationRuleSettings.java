@@ -37,10 +37,8 @@ public record OperationRuleSettings(String window, @Nullable ErrorRatio errorRat
 
 		public ErrorRatio {
 			Setting setting = RuleSettingRules.builtInRule(operation, "error-ratio", "errorRatioAlert");
-			RuleSettingRules.operationName(operation);
 			RuleSettingRules.errorRatioThreshold(setting, threshold);
-			RuleSettingRules.forDuration(setting, forDuration);
-			RuleSettingRules.severity(setting, severity);
+			RuleSettingRules.alertFields(setting, forDuration, severity);
 		}
 
 	}
@@ -59,11 +57,9 @@ public record OperationRuleSettings(String window, @Nullable ErrorRatio errorRat
 
 		public Latency {
 			Setting setting = RuleSettingRules.builtInRule(operation, "latency", "latencyAlert");
-			RuleSettingRules.operationName(operation);
 			RuleSettingRules.quantile(setting, quantile);
 			RuleSettingRules.latencyThreshold(setting, threshold);
-			RuleSettingRules.forDuration(setting, forDuration);
-			RuleSettingRules.severity(setting, severity);
+			RuleSettingRules.alertFields(setting, forDuration, severity);
 		}
 
 		/**
@@ -86,10 +82,8 @@ public record OperationRuleSettings(String window, @Nullable ErrorRatio errorRat
 	public record Stuck(String operation, String forDuration, AlertSeverity severity) {
 
 		public Stuck {
-			Setting setting = RuleSettingRules.builtInRule(operation, "stuck", "stuckAlert");
-			RuleSettingRules.operationName(operation);
-			RuleSettingRules.forDuration(setting, forDuration);
-			RuleSettingRules.severity(setting, severity);
+			RuleSettingRules.alertFields(RuleSettingRules.builtInRule(operation, "stuck", "stuckAlert"), forDuration,
+					severity);
 		}
 
 	}

@@ -155,7 +155,7 @@ public final class RuleSettingRules {
 	}
 
 	/**
-	 * The built-in rules of one operation.
+	 * One built-in rule of an operation, its operation name checked.
 	 * @param operation the operation name as given
 	 * @param rule the rule's name in configuration, such as {@code error-ratio}
 	 * @param method the builder method that switches it on, such as
@@ -164,6 +164,7 @@ public final class RuleSettingRules {
 	 * {@code RuleSet.Builder.<method>("<operation>", …)}
 	 */
 	static Setting builtInRule(String operation, String rule, String method) {
+		operationName(operation);
 		return new Setting("rules.operations." + operation + "." + rule,
 				"RuleSet.Builder." + method + "(\"" + operation + "\", …)");
 	}
@@ -226,31 +227,20 @@ public final class RuleSettingRules {
 	}
 
 	/**
-	 * Checks how long a built-in alert's condition must hold.
+	 * Checks how long a built-in alert's condition must hold, and its severity.
 	 * @param setting the rule
 	 * @param forDuration the duration, such as {@code 10m}
-	 * @return the duration
+	 * @param severity the severity
 	 */
-	static String forDuration(Setting setting, @Nullable String forDuration) {
+	static void alertFields(Setting setting, @Nullable String forDuration, @Nullable AlertSeverity severity) {
 		if (!PromQl.isDuration(forDuration)) {
 			throw setting.field("for").refuse(forDuration, "'for' is a Prometheus duration", "Write it like 10m");
 		}
-		return forDuration;
-	}
-
-	/**
-	 * Checks the severity of a built-in alert.
-	 * @param setting the rule
-	 * @param severity the severity
-	 * @return the severity
-	 */
-	static AlertSeverity severity(Setting setting, @Nullable AlertSeverity severity) {
 		if (severity == null) {
 			throw setting.field("severity")
 				.refuse("", "every alert needs a severity, which routes it",
 						"Set severity to critical, warning or info");
 		}
-		return severity;
 	}
 
 }
