@@ -2,7 +2,6 @@ package dev.controllerobservability.autoconfigure;
 
 import dev.controllerobservability.rules.AlertSeverity;
 
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 

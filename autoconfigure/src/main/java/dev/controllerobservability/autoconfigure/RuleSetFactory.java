@@ -1,26 +1,22 @@
 package dev.controllerobservability.autoconfigure;
 
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
+import dev.controllerobservability.InvalidSettingException;
 import dev.controllerobservability.internal.metrics.MetricNames;
 import dev.controllerobservability.operations.ControllerOperations;
 import dev.controllerobservability.rules.AlertRule;
 import dev.controllerobservability.rules.InvalidRuleException;
-import dev.controllerobservability.internal.rules.OperationRules;
-import dev.controllerobservability.internal.rules.PromQl;
 import dev.controllerobservability.rules.RecordingRule;
 import dev.controllerobservability.rules.RuleSet;
-import dev.controllerobservability.internal.rules.RuleTemplates;
-import dev.controllerobservability.internal.rules.RuleValidator;
 
 /**
  * Builds the {@link RuleSet} from the checked
- * {@link ControllerObservabilitySettings.Rules} and the operations: placeholders such as
- * {@code ${operation.launch.duration}} resolved to the operations' metric names, then
- * every rule checked as Prometheus would read it, every mistake an
+ * {@link ControllerObservabilitySettings.Rules} and the operations through
+ * {@link RuleSet#builder}, which resolves the placeholders and checks every rule as
+ * Prometheus would read it; each refusal becomes an
  * {@link InvalidObservabilityPropertyException} naming the property.
  */
 final class RuleSetFactory {
@@ -32,50 +28,47 @@ final class RuleSetFactory {
 
 	static RuleSet create(ControllerObservabilitySettings settings, ControllerOperations operations) {
 		ControllerObservabilitySettings.Rules configured = settings.rules();
-		RuleTemplates templates = new RuleTemplates(settings.namespace(), operations::describe);
-		List<RecordingRule> recordingRules = new ArrayList<>();
-		List<AlertRule> alerts = new ArrayList<>();
+		RuleSet.Builder builder = RuleSet.builder(settings.namespace(), operations::describe)
+			.window(configured.window())
+			.group(configured.group());
 		configured.operations().forEach((operation, rules) -> {
-			String property = "rules.operations." + operation;
-			int firstRecording = recordingRules.size();
-			int firstAlert = alerts.size();
-			OperationRules.add(settings.namespace(), operations.describe(operation), rules, recordingRules, alerts);
-			recordingRules.subList(firstRecording, recordingRules.size())
-				.forEach((rule) -> check(property, () -> RuleValidator.validate(rule)));
-			alerts.subList(firstAlert, alerts.size())
-				.forEach((rule) -> check(property, () -> RuleValidator.validate(rule)));
+			if (rules.errorRatio() != null) {
+				builder.errorRatioAlert(operation, rules.errorRatio().threshold(), rules.errorRatio().forDuration(),
+						rules.errorRatio().severity());
+			}
+			if (rules.latency() != null) {
+				builder.latencyAlert(operation, rules.latency().quantile(), rules.latency().threshold(),
+						rules.latency().forDuration(), rules.latency().severity());
+			}
+			if (rules.stuck() != null) {
+				builder.stuckAlert(operation, rules.stuck().forDuration(), rules.stuck().severity());
+			}
 		});
-		configured.recordingRules().forEach((name, recording) -> {
-			String property = "recording-rules[" + name + "]";
-			check(property, () -> {
-				RecordingRule rule = new RecordingRule(name, templates.resolve(name, "expr", recording.expr()),
-						recording.labels());
-				RuleValidator.validate(rule);
-				recordingRules.add(rule);
-			});
-		});
-		configured.alerts().forEach((name, alert) -> {
-			String property = "alerts." + name;
-			check(property, () -> {
-				AlertRule rule = new AlertRule(name, templates.resolve(name, "expr", alert.expr()), alert.forDuration(),
-						(alert.severity() != null) ? alert.severity().toString() : null,
-						templates.resolve(name, "summary", alert.summary()),
-						templates.resolve(name, "description", alert.description()), alert.runbookUrl(), alert.labels(),
-						alert.annotations());
-				RuleValidator.validate(rule);
-				alerts.add(rule);
-			});
-		});
-		return new RuleSet(configured.group(), recordingRules, alerts);
-	}
-
-	private static void check(String property, Runnable validation) {
+		configured.recordingRules()
+			.forEach((name, recording) -> builder
+				.recordingRule(new RecordingRule(name, recording.expr(), recording.labels())));
+		configured.alerts()
+			.forEach((name,
+					alert) -> builder.alert(new AlertRule(name, alert.expr(), alert.forDuration(),
+							(alert.severity() != null) ? alert.severity().toString() : null, alert.summary(),
+							alert.description(), alert.runbookUrl(), alert.labels(), alert.annotations())));
 		try {
-			validation.run();
+			return builder.build();
+		}
+		catch (InvalidSettingException ex) {
+			throw InvalidObservabilityPropertyException.of(ex);
 		}
 		catch (InvalidRuleException ex) {
-			throw InvalidObservabilityPropertyException.of(PREFIX + property, ex, "");
+			throw InvalidObservabilityPropertyException.of(PREFIX + property(configured, ex.getRule()), ex, "");
 		}
+	}
+
+	/** The property a refused rule came from: an alert, a recording rule, or built in. */
+	private static String property(ControllerObservabilitySettings.Rules configured, String rule) {
+		if (configured.alerts().containsKey(rule)) {
+			return "alerts." + rule;
+		}
+		return configured.recordingRules().containsKey(rule) ? "recording-rules[" + rule + "]" : "rules.operations";
 	}
 
 	/**

@@ -101,29 +101,13 @@ class SameRulesOnBothPathsTests {
 			UnaryOperator<ControllerObservability.Builder> builder, String[] properties) {
 		InvalidSettingException plain = catchRefusal(builder);
 		assertThat(plain.getProperty()).isEqualTo(property);
-		this.contextRunner.withPropertyValues(properties).run((context) -> {
-			assertThat(context).hasFailed();
-			InvalidObservabilityPropertyException spring = findCause(context.getStartupFailure());
-			assertThat(spring.getProperty()).isEqualTo(PREFIX + property);
-			assertThat(spring.getReason()).isEqualTo(plain.getReason());
-			assertThat(spring.getAction()).isEqualTo(plain.getAction());
-			assertThat(String.valueOf(spring.getValue())).isEqualTo(String.valueOf(plain.getValue()));
-		});
+		SameRefusal.assertSameRefusal(this.contextRunner, plain, properties);
 	}
 
 	private static InvalidSettingException catchRefusal(UnaryOperator<ControllerObservability.Builder> builder) {
 		ControllerObservability.Builder configured = builder
 			.apply(ControllerObservability.builder(new SimpleMeterRegistry()));
 		return assertThatExceptionOfType(InvalidSettingException.class).isThrownBy(configured::build).actual();
-	}
-
-	private static InvalidObservabilityPropertyException findCause(Throwable failure) {
-		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-			if (cause instanceof InvalidObservabilityPropertyException refused) {
-				return refused;
-			}
-		}
-		throw new AssertionError("no InvalidObservabilityPropertyException in " + failure, failure);
 	}
 
 }

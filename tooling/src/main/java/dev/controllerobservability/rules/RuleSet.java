@@ -1,18 +1,39 @@
 package dev.controllerobservability.rules;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Function;
 
+import org.jspecify.annotations.Nullable;
+
+import dev.controllerobservability.InvalidSettingException;
 import dev.controllerobservability.internal.rules.ManifestYaml;
+import dev.controllerobservability.internal.rules.OperationRuleSettings;
+import dev.controllerobservability.internal.rules.OperationRules;
+import dev.controllerobservability.internal.rules.RuleSettingRules;
+import dev.controllerobservability.internal.rules.RuleTemplates;
+import dev.controllerobservability.internal.rules.RuleValidator;
+import dev.controllerobservability.operations.OperationDescriptor;
 
 /**
  * A controller's rule group: recording rules first, then alerts, ready to deploy as a
- * Prometheus rules file or a Prometheus Operator {@code PrometheusRule}. Example:
+ * Prometheus rules file or a Prometheus Operator {@code PrometheusRule}. Build it with
+ * {@link #builder(String, Function)}, which adds the built-in rules of operations and
+ * checks every rule and setting as the starter does at start-up; the constructor takes
+ * rules as they are. Example:
  *
  * <pre>{@code
+ * RuleSet ruleSet = RuleSet.builder("karpenter", observability.operations()::describe)
+ *     .errorRatioAlert("launch", 0.2, "10m", AlertSeverity.WARNING)
+ *     .alert(new AlertRule("KarpenterNodesTerminatedOften", "rate(${namespace}_nodes_terminated_total[15m]) > 1",
+ *             "15m", "warning", "Nodes are terminated often", null, null, null, null))
+ *     .build();
  * Files.writeString(Path.of("rules.yaml"), ruleSet.toRulesFile());
  * Files.writeString(Path.of("prometheusrule.yaml"), ruleSet.toPrometheusRule("demo-controller", Map.of()));
  * }</pre>
@@ -37,12 +58,26 @@ public record RuleSet(String group, List<RecordingRule> recordingRules, List<Ale
 	}
 
 	/**
+	 * Starts a checked rule set.
+	 * @param namespace the controller's namespace, such as {@code karpenter}
+	 * @param operations describes an operation by name, such as
+	 * {@code observability.operations()::describe}
+	 * @return the builder
+	 */
+	public static Builder builder(String namespace, Function<String, OperationDescriptor> operations) {
+		return new Builder(namespace, operations);
+	}
+
+	/**
 	 * Renders a {@code monitoring.coreos.com/v1} {@code PrometheusRule}.
 	 * @param name the resource name
 	 * @param labels metadata labels, such as the ones the Prometheus Operator selects on
 	 * @return the YAML manifest
+	 * @throws InvalidSettingException for a label that is no Kubernetes label, which the
+	 * API server would reject
 	 */
 	public String toPrometheusRule(String name, Map<String, String> labels) {
+		RuleSettingRules.prometheusRuleLabels(labels);
 		Map<String, Object> metadata = new LinkedHashMap<>();
 		metadata.put("name", name);
 		if (!labels.isEmpty()) {
@@ -92,6 +127,200 @@ public record RuleSet(String group, List<RecordingRule> recordingRules, List<Ale
 		group.put("name", this.group);
 		group.put("rules", rules);
 		return group;
+	}
+
+	/**
+	 * Builds a {@link RuleSet}: the built-in rules of the operations switched on, then
+	 * the recording rules and alerts given, their placeholders ({@code ${namespace}},
+	 * {@code ${operation.<name>.duration}}, {@code ${operation.<name>.in_flight}})
+	 * resolved. {@link #build()} refuses a setting with an
+	 * {@link InvalidSettingException} and a rule with an {@link InvalidRuleException}, by
+	 * the same rules that refuse the {@code controller.observability.rules.*},
+	 * {@code alerts} and {@code recording-rules} properties.
+	 */
+	public static final class Builder {
+
+		private final String namespace;
+
+		private final Function<String, OperationDescriptor> operations;
+
+		private @Nullable String window = "5m";
+
+		private @Nullable String group;
+
+		private final Set<String> operationOrder = new LinkedHashSet<>();
+
+		private final Map<String, ErrorRatioArguments> errorRatios = new LinkedHashMap<>();
+
+		private final Map<String, LatencyArguments> latencies = new LinkedHashMap<>();
+
+		private final Map<String, StuckArguments> stuck = new LinkedHashMap<>();
+
+		private final List<RecordingRule> recordingRules = new ArrayList<>();
+
+		private final List<AlertRule> alerts = new ArrayList<>();
+
+		private Builder(String namespace, Function<String, OperationDescriptor> operations) {
+			this.namespace = namespace;
+			this.operations = operations;
+		}
+
+		/**
+		 * Sets the rate window of the built-in recording rules.
+		 * @param window a Prometheus duration; {@code 5m} unless set
+		 * @return this builder
+		 */
+		public Builder window(@Nullable String window) {
+			this.window = window;
+			return this;
+		}
+
+		/**
+		 * Sets the rule group name.
+		 * @param group the name; {@code <namespace>.rules} unless set
+		 * @return this builder
+		 */
+		public Builder group(@Nullable String group) {
+			this.group = group;
+			return this;
+		}
+
+		/**
+		 * Switches on the error-ratio alert of an operation, with the recording rules it
+		 * reads: it fires when the share of failed calls stays above the threshold.
+		 * @param operation the operation, such as {@code launch}
+		 * @param threshold the share of failed calls, above 0 and at most 1, such as 0.05
+		 * @param forDuration how long the ratio must stay above it, such as {@code 10m}
+		 * @param severity the alert's severity
+		 * @return this builder
+		 */
+		public Builder errorRatioAlert(String operation, double threshold, @Nullable String forDuration,
+				@Nullable AlertSeverity severity) {
+			this.operationOrder.add(operation);
+			this.errorRatios.put(operation, new ErrorRatioArguments(threshold, forDuration, severity));
+			return this;
+		}
+
+		/**
+		 * Switches on the latency alert of an operation, with the recording rule it
+		 * reads: it fires when the quantile of its durations stays above the threshold.
+		 * @param operation the operation, such as {@code bind}
+		 * @param quantile the quantile, between 0 and 1, such as 0.99
+		 * @param threshold the latency above which it fires, such as 10 seconds
+		 * @param forDuration how long the latency must stay above it, such as {@code 10m}
+		 * @param severity the alert's severity
+		 * @return this builder
+		 */
+		public Builder latencyAlert(String operation, double quantile, @Nullable Duration threshold,
+				@Nullable String forDuration, @Nullable AlertSeverity severity) {
+			this.operationOrder.add(operation);
+			this.latencies.put(operation, new LatencyArguments(quantile, threshold, forDuration, severity));
+			return this;
+		}
+
+		/**
+		 * Switches on the stuck-in-flight alert of an operation: it fires when calls stay
+		 * in flight while none completes.
+		 * @param operation the operation, such as {@code launch}
+		 * @param forDuration how long that may last, such as {@code 15m}
+		 * @param severity the alert's severity
+		 * @return this builder
+		 */
+		public Builder stuckAlert(String operation, @Nullable String forDuration, @Nullable AlertSeverity severity) {
+			this.operationOrder.add(operation);
+			this.stuck.put(operation, new StuckArguments(forDuration, severity));
+			return this;
+		}
+
+		/**
+		 * Adds a recording rule of the user's own.
+		 * @param rule the rule; its expression may use placeholders
+		 * @return this builder
+		 */
+		public Builder recordingRule(RecordingRule rule) {
+			this.recordingRules.add(rule);
+			return this;
+		}
+
+		/**
+		 * Adds an alert of the user's own.
+		 * @param alert the alert; its expression, summary and description may use
+		 * placeholders
+		 * @return this builder
+		 */
+		public Builder alert(AlertRule alert) {
+			this.alerts.add(alert);
+			return this;
+		}
+
+		/**
+		 * Checks every setting and rule, and builds the rule set.
+		 * @return the rule set
+		 * @throws InvalidSettingException for a setting that cannot be used, naming it
+		 * @throws InvalidRuleException for a rule Prometheus would reject, naming it
+		 */
+		public RuleSet build() {
+			String window = RuleSettingRules.window(this.window);
+			String group = RuleSettingRules.group((this.group != null) ? this.group : this.namespace + ".rules",
+					this.namespace);
+			List<RecordingRule> recordingRules = new ArrayList<>();
+			List<AlertRule> alerts = new ArrayList<>();
+			for (String operation : this.operationOrder) {
+				OperationRuleSettings settings = new OperationRuleSettings(window,
+						errorRatio(operation, this.errorRatios.get(operation)),
+						latency(operation, this.latencies.get(operation)), stuck(operation, this.stuck.get(operation)));
+				OperationRules.add(this.namespace, this.operations.apply(operation), settings, recordingRules, alerts);
+			}
+			recordingRules.forEach(RuleValidator::validate);
+			alerts.forEach(RuleValidator::validate);
+			RuleTemplates templates = new RuleTemplates(this.namespace, this.operations);
+			for (RecordingRule rule : this.recordingRules) {
+				RecordingRule resolved = new RecordingRule(rule.name(),
+						templates.resolve(rule.name(), "expr", rule.expr()), rule.labels());
+				RuleValidator.validate(resolved);
+				recordingRules.add(resolved);
+			}
+			for (AlertRule alert : this.alerts) {
+				String name = alert.name();
+				AlertRule resolved = new AlertRule(name, templates.resolve(name, "expr", alert.expr()),
+						alert.forDuration(), alert.severity(), templates.resolve(name, "summary", alert.summary()),
+						templates.resolve(name, "description", alert.description()), alert.runbookUrl(), alert.labels(),
+						alert.annotations());
+				RuleValidator.validate(resolved);
+				alerts.add(resolved);
+			}
+			return new RuleSet(group, recordingRules, alerts);
+		}
+
+		private static OperationRuleSettings.@Nullable ErrorRatio errorRatio(String operation,
+				@Nullable ErrorRatioArguments given) {
+			return (given != null) ? new OperationRuleSettings.ErrorRatio(operation, given.threshold(),
+					given.forDuration(), given.severity()) : null;
+		}
+
+		private static OperationRuleSettings.@Nullable Latency latency(String operation,
+				@Nullable LatencyArguments given) {
+			return (given != null) ? new OperationRuleSettings.Latency(operation, given.quantile(), given.threshold(),
+					given.forDuration(), given.severity()) : null;
+		}
+
+		private static OperationRuleSettings.@Nullable Stuck stuck(String operation, @Nullable StuckArguments given) {
+			return (given != null) ? new OperationRuleSettings.Stuck(operation, given.forDuration(), given.severity())
+					: null;
+		}
+
+		/** The arguments as given, checked when built. */
+		private record ErrorRatioArguments(double threshold, @Nullable String forDuration,
+				@Nullable AlertSeverity severity) {
+		}
+
+		private record LatencyArguments(double quantile, @Nullable Duration threshold, @Nullable String forDuration,
+				@Nullable AlertSeverity severity) {
+		}
+
+		private record StuckArguments(@Nullable String forDuration, @Nullable AlertSeverity severity) {
+		}
+
 	}
 
 }

@@ -5,7 +5,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import dev.controllerobservability.InvalidSettingException;
 import dev.controllerobservability.internal.rules.ManifestYaml;
+import dev.controllerobservability.internal.rules.RuleSettingRules;
 
 /**
  * Where and how often Prometheus scrapes the controller, rendered as the Prometheus
@@ -17,6 +19,10 @@ import dev.controllerobservability.internal.rules.ManifestYaml;
  *         Map.of("release", "prometheus"), "http", "/actuator/prometheus", "30s");
  * Files.writeString(Path.of("servicemonitor.yaml"), target.toServiceMonitor());
  * }</pre>
+ * <p>
+ * The constructor refuses, with an {@link InvalidSettingException} naming the argument,
+ * the value, why and the fix, what the API server or Prometheus would reject: the same
+ * rules the starter applies to {@code controller.observability.scrape.*}.
  *
  * @param name the resource name
  * @param selector labels of the Service (for a {@code ServiceMonitor}) or of the pods
@@ -30,9 +36,17 @@ import dev.controllerobservability.internal.rules.ManifestYaml;
 public record ScrapeTarget(String name, Map<String, String> selector, Map<String, String> labels, String port,
 		String path, String interval) {
 
+	/**
+	 * Creates the target, checking what the API server would refuse.
+	 * @throws InvalidSettingException for a port name that is no Kubernetes port name, an
+	 * interval that is no Prometheus duration, or a selector or label that is no
+	 * Kubernetes label
+	 */
 	public ScrapeTarget {
-		selector = Map.copyOf(selector);
-		labels = Map.copyOf(labels);
+		RuleSettingRules.port(port);
+		RuleSettingRules.interval(interval);
+		selector = Map.copyOf(RuleSettingRules.selector(selector));
+		labels = Map.copyOf(RuleSettingRules.monitorLabels(labels));
 	}
 
 	/**

@@ -59,7 +59,7 @@ public final class OperationRules {
 			OperationRuleSettings.ErrorRatio rule = settings.errorRatio();
 			alerts.add(new AlertRule(alertPrefix + "ErrorRatioHigh",
 					callsByResult + "{result=\"error\"} / ignoring (result) " + calls + " > " + rule.threshold(),
-					rule.forDuration(), rule.severity(),
+					rule.forDuration(), rule.severity().toString(),
 					"More than " + percent(rule.threshold()) + " of " + operation.operation() + " operations fail"
 							+ where,
 					"{{ $value | humanizePercentage }} of " + operation.operation() + " calls failed over the last "
@@ -72,7 +72,7 @@ public final class OperationRules {
 					"sum by (" + String.join(", ", withLe) + ") (rate(" + family + "_bucket[" + window + "]))", null));
 			alerts.add(new AlertRule(alertPrefix + "LatencyHigh",
 					"histogram_quantile(" + rule.quantile() + ", " + buckets + ") > " + rule.thresholdSeconds(),
-					rule.forDuration(), rule.severity(),
+					rule.forDuration(), rule.severity().toString(),
 					"p" + quantileLabel(rule.quantile()) + " latency of " + operation.operation() + " is above "
 							+ rule.thresholdSeconds() + "s" + where,
 					"The " + quantileLabel(rule.quantile()) + "th percentile of " + operation.operation()
@@ -85,7 +85,7 @@ public final class OperationRules {
 				.add(new AlertRule(alertPrefix + "StuckInFlight",
 						"sum" + by + " (" + operation.inFlightFamilyName() + ") > 0 and on (" + String.join(", ", keys)
 								+ ") " + calls + " == 0",
-						rule.forDuration(), rule.severity(),
+						rule.forDuration(), rule.severity().toString(),
 						operation.operation() + " operations are in flight but none completes" + where,
 						"{{ $value }} " + operation.operation()
 								+ " calls have been in flight without any completing for " + rule.forDuration() + ".",

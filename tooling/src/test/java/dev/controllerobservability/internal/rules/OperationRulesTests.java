@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.controllerobservability.operations.OperationDescriptor;
 import dev.controllerobservability.rules.AlertRule;
+import dev.controllerobservability.rules.AlertSeverity;
 import dev.controllerobservability.rules.RecordingRule;
 import dev.controllerobservability.rules.RuleSet;
 
@@ -24,8 +25,11 @@ class OperationRulesTests {
 		List<RecordingRule> recording = new ArrayList<>();
 		List<AlertRule> alerts = new ArrayList<>();
 		OperationRules.add("karpenter", LAUNCH,
-				new OperationRuleSettings("5m", new OperationRuleSettings.ErrorRatio(0.05, "10m", "warning"),
-						new OperationRuleSettings.Latency(0.99, 30, "10m", "critical"), null),
+				new OperationRuleSettings("5m",
+						new OperationRuleSettings.ErrorRatio("launch", 0.05, "10m", AlertSeverity.WARNING),
+						new OperationRuleSettings.Latency("launch", 0.99, Duration.ofSeconds(30), "10m",
+								AlertSeverity.CRITICAL),
+						null),
 				recording, alerts);
 		assertThat(recording).extracting(RecordingRule::name)
 			.containsExactly("provisioner:karpenter_cloudprovider_launch_duration_seconds_count:rate5m",
