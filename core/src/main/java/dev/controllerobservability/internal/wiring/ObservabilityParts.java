@@ -1,0 +1,121 @@
+package dev.controllerobservability.internal.wiring;
+
+import java.util.List;
+import java.util.Map;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.ObservationPredicate;
+import io.micrometer.observation.ObservationRegistry;
+import org.jspecify.annotations.Nullable;
+
+import dev.controllerobservability.RecordingFailures;
+import dev.controllerobservability.catalog.ControllerMetrics;
+import dev.controllerobservability.internal.cardinality.CardinalityLimiter;
+import dev.controllerobservability.internal.catalog.MetricCatalog;
+import dev.controllerobservability.internal.metrics.NamingPolicy;
+import dev.controllerobservability.internal.operations.OperationMeterObservationHandler;
+import dev.controllerobservability.internal.settings.CheckedSettings;
+import dev.controllerobservability.operations.ControllerOperations;
+
+/**
+ * Makes each part of Controller Observability from {@link CheckedSettings}. The core
+ * builder calls every method in turn; the Spring Boot auto-configuration calls each from
+ * the {@code @Bean} method of that part, so that a user's bean can replace any one of
+ * them. No part is wired anywhere else.
+ */
+public final class ObservabilityParts {
+
+	private ObservabilityParts() {
+	}
+
+	/**
+	 * The naming policy of controller metrics.
+	 * @param settings the settings
+	 * @param registryTags tags the registry gives every meter through filters of its own
+	 * (Spring Boot's {@code management.metrics.tags}), empty for none
+	 * @return the policy
+	 */
+	public static NamingPolicy naming(CheckedSettings settings, Map<String, String> registryTags) {
+		return NamingPolicy.builder(settings.namespace())
+			.commonTags(settings.commonTags())
+			.registryTags(registryTags)
+			.durationBuckets(settings.durationBuckets())
+			.meterPrefixes(settings.meterPrefixes())
+			.disabledMetrics(settings.disabledMetrics())
+			.build();
+	}
+
+	/**
+	 * Where failures to record go.
+	 * @param registry the registry of {@code <namespace>_observability_errors_total}
+	 * @param settings the settings
+	 * @return the recording failures
+	 */
+	public static RecordingFailures failures(MeterRegistry registry, CheckedSettings settings) {
+		return new RecordingFailures(registry, settings.namespace(), settings.errorLogInterval());
+	}
+
+	/**
+	 * The cardinality limits of every controller metric.
+	 * @param registry the registry of the limiter's counters
+	 * @param settings the settings
+	 * @return the limiter
+	 */
+	public static CardinalityLimiter limiter(MeterRegistry registry, CheckedSettings settings) {
+		return CardinalityLimiter.builder(registry, settings.namespace())
+			.allowLists(settings.labelAllowList())
+			.maxLabelValues(settings.maxLabelValues())
+			.maxLabelValueLength(settings.maxLabelValueLength())
+			.maxSeriesPerMetric(settings.maxSeriesPerMetric())
+			.settingNames(settings.settingNames())
+			.build();
+	}
+
+	/**
+	 * The declared metrics, recorded by name.
+	 * @param registry the registry
+	 * @param catalog the checked catalog
+	 * @param settings the settings
+	 * @param limiter the cardinality limits
+	 * @param failures where failures to record go
+	 * @return the metrics
+	 */
+	public static ControllerMetrics metrics(MeterRegistry registry, MetricCatalog catalog, CheckedSettings settings,
+			CardinalityLimiter limiter, RecordingFailures failures) {
+		return new ControllerMetrics(registry, catalog, settings.stability(), limiter, failures,
+				settings.durationBuckets(), settings.settingNames());
+	}
+
+	/**
+	 * Operation timing.
+	 * @param observations the observation registry operations go through
+	 * @param failures where failures to record go
+	 * @param settings the settings
+	 * @param limiter the cardinality limits
+	 * @param handler the starter's observation handler, whose durations decide the
+	 * families an operation exposes, or {@code null} when there is none (a user's own)
+	 * @param directPredicates the observation registry's predicates when operations may
+	 * record straight into the handler's series (no handler but the starter's would see
+	 * them), or {@code null} to record through observations
+	 * @return the operations
+	 */
+	public static ControllerOperations operations(ObservationRegistry observations, RecordingFailures failures,
+			CheckedSettings settings, CardinalityLimiter limiter, @Nullable OperationMeterObservationHandler handler,
+			@Nullable List<ObservationPredicate> directPredicates) {
+		ControllerOperations.Builder operations = ControllerOperations.builder(observations, failures)
+			.namespace(settings.namespace())
+			.labelKeys(settings.operationTags())
+			.maxOperations(settings.maxOperations())
+			.cardinalityLimiter(limiter)
+			.settingNames(settings.settingNames());
+		settings.operationDefinitions().forEach(operations::definition);
+		if (handler != null) {
+			operations.durations(handler.seriesCache().durations());
+			if (directPredicates != null) {
+				operations.directRecording(handler.seriesCache(), directPredicates);
+			}
+		}
+		return operations.build();
+	}
+
+}
