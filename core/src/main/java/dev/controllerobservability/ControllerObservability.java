@@ -28,6 +28,7 @@ import dev.controllerobservability.internal.operations.PrometheusDurations;
 import dev.controllerobservability.internal.stability.StabilityPolicy;
 import dev.controllerobservability.internal.settings.Setting;
 import dev.controllerobservability.internal.settings.SettingNames;
+import dev.controllerobservability.internal.settings.SettingReferences;
 import dev.controllerobservability.internal.settings.SettingRules;
 import dev.controllerobservability.operations.ControllerOperations;
 import dev.controllerobservability.operations.OperationDefinition;
@@ -384,9 +385,10 @@ public final class ControllerObservability {
 		}
 
 		/**
-		 * Checks every setting, then adds the meter filter to the registry and builds
-		 * operations and metrics. Nothing is added to the registry when a setting is
-		 * refused.
+		 * Checks every setting, each on its own and against the others (a catalog metric
+		 * under an operation's name, a disabled or allow-listed name that no metric has),
+		 * then adds the meter filter to the registry and builds operations and metrics.
+		 * Nothing is added to the registry when a setting is refused.
 		 * @return the observability
 		 * @throws InvalidSettingException if a setting, or a declared metric, cannot be
 		 * used
@@ -412,6 +414,8 @@ public final class ControllerObservability {
 			StabilityPolicy stability = SettingRules.stability(SettingRules.version(this.version),
 					this.showHiddenMetricsForVersion, disabledMetrics);
 			MetricCatalog catalog = SettingRules.catalog(namespace, this.metrics);
+			new SettingReferences(namespace, operationTags, definitions, List.of(), catalog, SettingNames.BUILDER)
+				.check(disabledMetrics, allowList);
 			ClaimedFamilies claimed = new ClaimedFamilies();
 			ControllerMeterFilter.Builder filter = ControllerMeterFilter.builder(namespace)
 				.commonTags(commonTags)

@@ -189,10 +189,9 @@ public final class ControllerObservabilityAutoConfiguration {
 
 	@Bean
 	ConfigurationReferences controllerConfigurationReferences(ControllerObservabilitySettings settings,
-			MetricCatalog catalog, ControllerOperations operations, MeterRegistry meterRegistry,
-			ObjectProvider<ControllerMeterFilter> meterFilter,
+			MetricCatalog catalog, MeterRegistry meterRegistry, ObjectProvider<ControllerMeterFilter> meterFilter,
 			ObjectProvider<DirectPrometheusFamilies> directFamilies) {
-		ConfigurationReferences references = new ConfigurationReferences(settings, catalog, operations, meterRegistry,
+		ConfigurationReferences references = new ConfigurationReferences(settings, catalog, meterRegistry,
 				meterFilter.getIfUnique(), directFamilies);
 		references.check();
 		return references;
