@@ -7,7 +7,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -26,10 +25,12 @@ import dev.controllerobservability.internal.metrics.NamingPolicy;
 import dev.controllerobservability.internal.operations.OperationDurations;
 import dev.controllerobservability.internal.operations.OperationMeterObservationHandler;
 import dev.controllerobservability.internal.operations.PrometheusDurations;
-import dev.controllerobservability.internal.stability.StabilityPolicy;
+import dev.controllerobservability.internal.settings.CheckedSettings;
 import dev.controllerobservability.internal.settings.Setting;
 import dev.controllerobservability.internal.settings.SettingNames;
+import dev.controllerobservability.internal.settings.SettingReferences;
 import dev.controllerobservability.internal.settings.SettingRules;
+import dev.controllerobservability.internal.wiring.ObservabilityParts;
 import dev.controllerobservability.operations.ControllerOperations;
 import dev.controllerobservability.operations.OperationDefinition;
 
@@ -385,77 +386,65 @@ public final class ControllerObservability {
 		}
 
 		/**
-		 * Checks every setting, then adds the meter filter to the registry and builds
-		 * operations and metrics. Nothing is added to the registry when a setting is
-		 * refused.
+		 * Checks every setting, each on its own and against the others (a catalog metric
+		 * under an operation's name, a disabled or allow-listed name that no metric has),
+		 * then adds the meter filter to the registry and builds operations and metrics.
+		 * Nothing is added to the registry when a setting is refused.
 		 * @return the observability
 		 * @throws InvalidSettingException if a setting, or a declared metric, cannot be
 		 * used
 		 */
 		public ControllerObservability build() {
-			String namespace = SettingRules.namespace(this.namespace);
-			if (this.operationTags == null) {
-				throw Setting.OPERATION_TAGS.refuse(null, "the label keys must not be null",
-						"Pass no argument for no keys, or keys such as \"provisioner\"");
-			}
-			List<String> operationTags = SettingRules.operationTags(this.operationTags);
-			Tags commonTags = SettingRules.commonTags(this.commonTags);
-			List<Double> durationBuckets = SettingRules.durationBuckets(Setting.DURATION_BUCKETS, this.durationBuckets);
-			List<String> meterPrefixes = SettingRules.meterPrefixes(this.meterPrefixes);
-			Duration errorLogInterval = SettingRules.errorLogInterval(this.errorLogInterval);
-			Map<String, OperationDefinition> definitions = SettingRules.operationDefinitions(this.operationDefinitions);
-			int maxOperations = SettingRules.atLeastOne(Setting.MAX_OPERATIONS, this.maxOperations);
-			int maxLabelValues = SettingRules.atLeastOne(Setting.MAX_LABEL_VALUES, this.maxLabelValues);
-			int maxLabelValueLength = SettingRules.atLeastOne(Setting.MAX_LABEL_VALUE_LENGTH, this.maxLabelValueLength);
-			int maxSeriesPerMetric = SettingRules.atLeastOne(Setting.MAX_SERIES_PER_METRIC, this.maxSeriesPerMetric);
-			List<String> disabledMetrics = SettingRules.disabledMetrics(this.disabledMetrics);
-			Map<String, Map<String, Set<String>>> allowList = SettingRules.labelAllowList(this.labelAllowList);
-			StabilityPolicy stability = SettingRules.stability(SettingRules.version(this.version),
-					this.showHiddenMetricsForVersion, disabledMetrics);
-			MetricCatalog catalog = SettingRules.catalog(namespace, this.metrics);
-			NamingPolicy naming = NamingPolicy.builder(namespace)
-				.commonTags(commonTags)
-				.durationBuckets(durationBuckets)
-				.meterPrefixes(meterPrefixes)
-				.disabledMetrics(disabledMetrics)
-				.build();
+			CheckedSettings settings = check();
+			MetricCatalog catalog = SettingRules.catalog(settings.namespace(), settings.metrics());
+			new SettingReferences(settings.namespace(), settings.operationTags(), settings.operationDefinitions(),
+					List.of(), catalog, SettingNames.BUILDER)
+				.check(settings.disabledMetrics(), settings.labelAllowList());
+			NamingPolicy naming = ObservabilityParts.naming(settings, Map.of());
 			ClaimedFamilies claimed = new ClaimedFamilies();
 			this.registry.config()
 				.meterFilter(new ControllerMeterFilter(naming, (this.operationHistograms != null) ? claimed : null));
-			RecordingFailures failures = new RecordingFailures(this.registry, namespace, errorLogInterval);
+			RecordingFailures failures = ObservabilityParts.failures(this.registry, settings);
 			claimed.reportTo(failures);
-			CardinalityLimiter limiter = CardinalityLimiter.builder(this.registry, namespace)
-				.allowLists(allowList)
-				.maxLabelValues(maxLabelValues)
-				.maxLabelValueLength(maxLabelValueLength)
-				.maxSeriesPerMetric(maxSeriesPerMetric)
-				.settingNames(SettingNames.BUILDER)
-				.build();
+			CardinalityLimiter limiter = ObservabilityParts.limiter(this.registry, settings);
 			OperationDurations durations = (this.operationHistograms != null)
 					? new PrometheusDurations(this.operationHistograms, this.registry.config().clock(), naming, claimed)
 					: OperationDurations.micrometer(this.registry);
 			OperationMeterObservationHandler handler = new OperationMeterObservationHandler(this.registry, durations,
 					failures, limiter);
-			ObservationRegistry observations = this.observationRegistry;
-			boolean direct = observations == null;
-			if (observations == null) {
-				observations = ObservationRegistry.create();
-			}
+			// Without an observation registry of the user's, no handler but ours sees an
+			// operation: it records straight into its series.
+			boolean direct = this.observationRegistry == null;
+			ObservationRegistry observations = direct ? ObservationRegistry.create() : this.observationRegistry;
 			observations.observationConfig().observationHandler(handler);
-			ControllerOperations.Builder operations = ControllerOperations.builder(observations, failures)
-				.namespace(namespace)
-				.labelKeys(operationTags)
-				.maxOperations(maxOperations)
-				.cardinalityLimiter(limiter)
-				.durations(durations)
-				.settingNames(SettingNames.BUILDER);
-			definitions.forEach(operations::definition);
-			if (direct) {
-				operations.directRecording(handler.seriesCache(), List.of());
+			ControllerOperations operations = ObservabilityParts.operations(observations, failures, settings, limiter,
+					handler, direct ? List.of() : null);
+			ControllerMetrics metrics = ObservabilityParts.metrics(this.registry, catalog, settings, limiter, failures);
+			return new ControllerObservability(operations, metrics, failures, settings.disabledMetrics());
+		}
+
+		/** Every setting through the rules the Spring Boot properties pass too. */
+		private CheckedSettings check() {
+			String namespace = SettingRules.namespace(this.namespace);
+			if (this.operationTags == null) {
+				throw Setting.OPERATION_TAGS.refuse(null, "the label keys must not be null",
+						"Pass no argument for no keys, or keys such as \"provisioner\"");
 			}
-			ControllerMetrics metrics = new ControllerMetrics(this.registry, catalog, stability, limiter, failures,
-					durationBuckets, SettingNames.BUILDER);
-			return new ControllerObservability(operations.build(), metrics, failures, disabledMetrics);
+			List<String> disabledMetrics = SettingRules.disabledMetrics(this.disabledMetrics);
+			return new CheckedSettings(namespace, SettingRules.commonTags(this.commonTags),
+					SettingRules.durationBuckets(Setting.DURATION_BUCKETS, this.durationBuckets),
+					SettingRules.meterPrefixes(this.meterPrefixes),
+					SettingRules.errorLogInterval(this.errorLogInterval),
+					SettingRules.operationTags(this.operationTags),
+					SettingRules.operationDefinitions(this.operationDefinitions),
+					SettingRules.atLeastOne(Setting.MAX_OPERATIONS, this.maxOperations),
+					SettingRules.stability(SettingRules.version(this.version), this.showHiddenMetricsForVersion,
+							disabledMetrics),
+					disabledMetrics, SettingRules.labelAllowList(this.labelAllowList),
+					SettingRules.atLeastOne(Setting.MAX_LABEL_VALUES, this.maxLabelValues),
+					SettingRules.atLeastOne(Setting.MAX_LABEL_VALUE_LENGTH, this.maxLabelValueLength),
+					SettingRules.atLeastOne(Setting.MAX_SERIES_PER_METRIC, this.maxSeriesPerMetric),
+					List.copyOf(this.metrics), SettingNames.BUILDER);
 		}
 
 	}

@@ -90,7 +90,64 @@ class ControllerObservabilityBuilderTests {
 						"at least one value"),
 				refused("metrics.nodes_total.help",
 						(b) -> b.metric(MetricDefinition.counter("nodes_total").help(" ").build()),
-						"metric(MetricDefinition \"nodes_total\") help", " ", "help"));
+						"metric(MetricDefinition \"nodes_total\") help", " ", "help"),
+				refused("operations.definitions.allocation_bind",
+						(b) -> b.namespace("karpenter")
+							.operation("bind", new OperationDefinition("allocation", null, List.of(), null))
+							.operation("allocation_bind", OperationDefinition.DEFAULT),
+						"operation(\"allocation_bind\", …)", "allocation_bind",
+						"operations 'bind' and 'allocation_bind' are both recorded as "
+								+ "karpenter_allocation_bind_duration_seconds"),
+				refused("metrics.bind_duration_seconds",
+						(b) -> b.namespace("karpenter")
+							.operation("bind", OperationDefinition.DEFAULT)
+							.metric(MetricDefinition.histogram("bind_duration_seconds").help("Binds.").build()),
+						"metric(MetricDefinition \"bind_duration_seconds\")", "bind_duration_seconds",
+						"karpenter_bind_duration_seconds is the duration histogram of operation 'bind'"),
+				refused("metrics.bind_duration_seconds_max",
+						(b) -> b.namespace("karpenter")
+							.operation("bind", OperationDefinition.DEFAULT)
+							.metric(MetricDefinition.gauge("bind_duration_seconds_max").help("Binds.").build()),
+						"metric(MetricDefinition \"bind_duration_seconds_max\")", "bind_duration_seconds_max",
+						"karpenter_bind_duration_seconds_max is the maximum gauge of operation 'bind'"),
+				refused("metrics.bind_in_flight",
+						(b) -> b.namespace("karpenter")
+							.operation("bind", OperationDefinition.DEFAULT)
+							.metric(MetricDefinition.gauge("bind_in_flight").help("Binds.").build()),
+						"metric(MetricDefinition \"bind_in_flight\")", "bind_in_flight",
+						"karpenter_bind_in_flight is the in-flight gauge of operation 'bind'"),
+				refused("disabled-metrics[1]",
+						(b) -> b.namespace("karpenter")
+							.operation("bind", OperationDefinition.DEFAULT)
+							.disabledMetrics(List.of("karpenter_old_total", "karpenter_bind_duration_seconds_bucket")),
+						"disabledMetrics(…) element 1", "karpenter_bind_duration_seconds_bucket",
+						"is a series of the histogram karpenter_bind_duration_seconds, and disabledMetrics(…) takes "
+								+ "whole metrics"),
+				refused("disabled-metrics[0]",
+						(b) -> b.namespace("karpenter")
+							.metric(MetricDefinition.histogram("packing_seconds").help("Packing.").build())
+							.disabledMetrics(List.of("karpenter_packing_seconds_count")),
+						"disabledMetrics(…) element 0", "karpenter_packing_seconds_count",
+						"is a series of the histogram karpenter_packing_seconds"),
+				refused("label-allow-list.karpenter_nodes_total.zome",
+						(b) -> b.namespace("karpenter")
+							.metric(MetricDefinition.counter("nodes_total").help("Nodes.").labels("zone").build())
+							.labelAllowList("karpenter_nodes_total", "zome", "a"),
+						"labelAllowList(…) key \"karpenter_nodes_total\" key \"zome\"", "zome",
+						"karpenter_nodes_total has no label 'zome'; its labels are [zone]"),
+				refused("label-allow-list.karpenter_bind_duration_seconds.zone",
+						(b) -> b.namespace("karpenter")
+							.operationTags("provisioner")
+							.labelAllowList("karpenter_bind_duration_seconds", "zone", "a"),
+						"labelAllowList(…) key \"karpenter_bind_duration_seconds\" key \"zone\"", "zone",
+						"operation metrics carry the labels [provisioner] (ControllerObservability.Builder"
+								+ ".operationTags(…)) besides result and error"),
+				refused("label-allow-list.karpenter_nodes_lanched_total",
+						(b) -> b.namespace("karpenter")
+							.metric(MetricDefinition.counter("nodes_launched_total").help("Nodes.").build())
+							.labelAllowList("karpenter_nodes_lanched_total", "zone", "a"),
+						"labelAllowList(…) key \"karpenter_nodes_lanched_total\"", "karpenter_nodes_lanched_total",
+						"is neither a declared metric nor an operation's duration histogram"));
 	}
 
 	private static Arguments refused(String property, UnaryOperator<ControllerObservability.Builder> setting,
@@ -163,6 +220,34 @@ class ControllerObservabilityBuilderTests {
 			.as("a second undeclared operation is beyond maxOperations(1)")
 			.isNull();
 		assertThat(registry.get("widgets.launch.duration").timer().count()).isEqualTo(1);
+	}
+
+	@Test
+	void namesTheBuilderMethodsACrossCheckSuggests() {
+		assertThat(actionOf((b) -> b.operation("bind", new OperationDefinition("allocation", null, List.of(), null))
+			.operation("allocation_bind", OperationDefinition.DEFAULT)))
+			.isEqualTo("Give one of them another name or a different "
+					+ "ControllerObservability.Builder.operation(\"<operation>\", …) subsystem");
+		assertThat(actionOf((b) -> b.operation("bind", OperationDefinition.DEFAULT)
+			.metric(MetricDefinition.histogram("bind_duration_seconds").help("Binds.").build())))
+			.isEqualTo("Rename the metric, or give operation 'bind' a subsystem under "
+					+ "ControllerObservability.Builder.operation(…)");
+		assertThat(actionOf((b) -> b.operation("bind", new OperationDefinition("issuer", null, List.of(), null))
+			.metric(MetricDefinition.histogram("issuer_bind_duration_seconds").help("Binds.").build())))
+			.isEqualTo("Rename the metric, or change the subsystem 'issuer' of operation 'bind' under "
+					+ "ControllerObservability.Builder.operation(…)");
+		assertThat(actionOf(
+				(b) -> b.operationTags("provisioner").labelAllowList("controller_bind_duration_seconds", "zone", "a")))
+			.isEqualTo("Add zone to ControllerObservability.Builder.operationTags(…), or allow-list one of those");
+		assertThat(actionOf((b) -> b.labelAllowList("controller_nodes_total", "zone", "a")))
+			.isEqualTo("Key the allow-list by the exposed name of a declared metric or of an operation's duration "
+					+ "histogram, such as controller_bind_duration_seconds");
+	}
+
+	private static String actionOf(UnaryOperator<ControllerObservability.Builder> setting) {
+		ControllerObservability.Builder builder = setting
+			.apply(ControllerObservability.builder(new SimpleMeterRegistry()));
+		return assertThatExceptionOfType(InvalidSettingException.class).isThrownBy(builder::build).actual().getAction();
 	}
 
 	@Test

@@ -42,7 +42,7 @@ import dev.controllerobservability.RecordingFailures;
 import dev.controllerobservability.operations.ControllerOperations;
 import dev.controllerobservability.internal.operations.OperationDurations;
 import dev.controllerobservability.internal.operations.OperationMeterObservationHandler;
-import dev.controllerobservability.internal.settings.SettingNames;
+import dev.controllerobservability.internal.wiring.ObservabilityParts;
 
 /**
  * Auto-configuration of Controller Observability: the shared
@@ -95,13 +95,7 @@ public final class ControllerObservabilityAutoConfiguration {
 	NamingPolicy controllerNamingPolicy(ControllerObservabilitySettings settings,
 			ObjectProvider<MetricsProperties> metricsProperties) {
 		MetricsProperties metrics = metricsProperties.getIfAvailable();
-		return NamingPolicy.builder(settings.namespace())
-			.commonTags(settings.commonTags())
-			.registryTags((metrics != null) ? metrics.getTags() : Map.of())
-			.durationBuckets(settings.durationBuckets())
-			.meterPrefixes(settings.meterPrefixes())
-			.disabledMetrics(settings.disabledMetrics())
-			.build();
+		return ObservabilityParts.naming(settings.core(), (metrics != null) ? metrics.getTags() : Map.of());
 	}
 
 	@Bean
@@ -123,13 +117,7 @@ public final class ControllerObservabilityAutoConfiguration {
 	@ConditionalOnMissingBean
 	CardinalityLimiter controllerCardinalityLimiter(MeterRegistry meterRegistry,
 			ControllerObservabilitySettings settings) {
-		return CardinalityLimiter.builder(meterRegistry, settings.namespace())
-			.allowLists(settings.labelAllowList())
-			.maxLabelValues(settings.maxLabelValues())
-			.maxLabelValueLength(settings.maxLabelValueLength())
-			.maxSeriesPerMetric(settings.maxSeriesPerMetric())
-			.settingNames(SettingNames.PROPERTIES)
-			.build();
+		return ObservabilityParts.limiter(meterRegistry, settings.core());
 	}
 
 	@Bean
@@ -144,15 +132,14 @@ public final class ControllerObservabilityAutoConfiguration {
 	@ConditionalOnMissingBean
 	ControllerMetrics controllerMetrics(MeterRegistry meterRegistry, MetricCatalog catalog,
 			ControllerObservabilitySettings settings, CardinalityLimiter limiter, RecordingFailures failures) {
-		return new ControllerMetrics(meterRegistry, catalog, settings.stability(), limiter, failures,
-				settings.durationBuckets(), SettingNames.PROPERTIES);
+		return ObservabilityParts.metrics(meterRegistry, catalog, settings.core(), limiter, failures);
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
 	RecordingFailures controllerRecordingFailures(MeterRegistry meterRegistry,
 			ControllerObservabilitySettings settings) {
-		return new RecordingFailures(meterRegistry, settings.namespace(), settings.errorLogInterval());
+		return ObservabilityParts.failures(meterRegistry, settings.core());
 	}
 
 	@Bean
@@ -173,37 +160,26 @@ public final class ControllerObservabilityAutoConfiguration {
 	ControllerOperations controllerOperations(ObservationRegistry observationRegistry, RecordingFailures failures,
 			ControllerObservabilitySettings settings, CardinalityLimiter limiter,
 			ObjectProvider<ObservationHandler<?>> handlers, ObjectProvider<ObservationPredicate> predicates) {
-		ControllerOperations.Builder builder = ControllerOperations.builder(observationRegistry, failures)
-			.namespace(settings.namespace())
-			.labelKeys(settings.operations().tags())
-			.maxOperations(settings.operations().maxOperations())
-			.cardinalityLimiter(limiter)
-			.settingNames(SettingNames.PROPERTIES);
-		settings.operations().definitions().forEach(builder::definition);
 		List<ObservationHandler<?>> all = handlers.orderedStream().toList();
 		List<OperationMeterObservationHandler> ours = all.stream()
 			.filter(OperationMeterObservationHandler.class::isInstance)
 			.map(OperationMeterObservationHandler.class::cast)
 			.toList();
+		OperationMeterObservationHandler handler = (ours.size() == 1) ? ours.get(0) : null;
 		// Only meter handlers (ours first, Boot's default behind it) would see an
 		// operation's observation: recording straight into our meters is the same, minus
 		// the observation's cost. Tracing or any other handler keeps the observation.
-		boolean onlyMeterHandlers = all.stream().allMatch(MeterObservationHandler.class::isInstance);
-		if (ours.size() == 1) {
-			builder.durations(ours.get(0).seriesCache().durations());
-		}
-		if (settings.operations().directRecording() && ours.size() == 1 && onlyMeterHandlers) {
-			builder.directRecording(ours.get(0).seriesCache(), predicates.orderedStream().toList());
-		}
-		return builder.build();
+		boolean direct = settings.operations().directRecording()
+				&& all.stream().allMatch(MeterObservationHandler.class::isInstance);
+		return ObservabilityParts.operations(observationRegistry, failures, settings.core(), limiter, handler,
+				direct ? predicates.orderedStream().toList() : null);
 	}
 
 	@Bean
 	ConfigurationReferences controllerConfigurationReferences(ControllerObservabilitySettings settings,
-			MetricCatalog catalog, ControllerOperations operations, MeterRegistry meterRegistry,
-			ObjectProvider<ControllerMeterFilter> meterFilter,
+			MetricCatalog catalog, MeterRegistry meterRegistry, ObjectProvider<ControllerMeterFilter> meterFilter,
 			ObjectProvider<DirectPrometheusFamilies> directFamilies) {
-		ConfigurationReferences references = new ConfigurationReferences(settings, catalog, operations, meterRegistry,
+		ConfigurationReferences references = new ConfigurationReferences(settings, catalog, meterRegistry,
 				meterFilter.getIfUnique(), directFamilies);
 		references.check();
 		return references;

@@ -17,7 +17,9 @@ import org.springframework.core.env.Environment;
 
 import dev.controllerobservability.InvalidSettingException;
 import dev.controllerobservability.catalog.MetricDefinition;
+import dev.controllerobservability.internal.settings.CheckedSettings;
 import dev.controllerobservability.internal.settings.Setting;
+import dev.controllerobservability.internal.settings.SettingNames;
 import dev.controllerobservability.internal.settings.SettingRules;
 import dev.controllerobservability.internal.metrics.MetricConventions;
 import dev.controllerobservability.internal.metrics.MetricNames;
@@ -100,6 +102,18 @@ record ControllerObservabilitySettings(String namespace, Tags commonTags, List<D
 		catch (InvalidSettingException ex) {
 			throw InvalidObservabilityPropertyException.of(ex);
 		}
+	}
+
+	/**
+	 * The settings the core wires its parts from.
+	 * @return the core's settings, naming settings as properties
+	 */
+	CheckedSettings core() {
+		return new CheckedSettings(this.namespace, this.commonTags, this.durationBuckets, this.meterPrefixes,
+				this.errorLogInterval, this.operations.tags(), this.operations.definitions(),
+				this.operations.maxOperations(), this.stability, this.disabledMetrics, this.labelAllowList,
+				this.maxLabelValues, this.maxLabelValueLength, this.maxSeriesPerMetric, this.catalog.metrics(),
+				SettingNames.PROPERTIES);
 	}
 
 	/**

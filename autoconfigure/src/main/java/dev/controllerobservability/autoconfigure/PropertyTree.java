@@ -11,6 +11,8 @@ import java.util.Map;
 import org.springframework.beans.BeanUtils;
 import org.springframework.core.ResolvableType;
 
+import dev.controllerobservability.internal.settings.ClosestName;
+
 /**
  * The property names {@link ControllerObservabilityProperties} binds, walked along a
  * name's elements as Spring Boot's binder walks them: a bean's properties, a map's keys
@@ -178,9 +180,9 @@ final class PropertyTree {
 		int last = joined ? elements.size() - 1 : index;
 		for (int end = index; end <= last; end++) {
 			written.append((end > index) ? "-" : "").append(elements.get(end).toLowerCase(Locale.ROOT));
-			String candidate = closest(written.toString(), known);
+			String candidate = ClosestName.of(written.toString(), known);
 			if (candidate != null) {
-				int distance = distance(written.toString(), candidate);
+				int distance = ClosestName.distance(written.toString(), candidate);
 				if (distance < bestDistance) {
 					best = candidate;
 					bestDistance = distance;
@@ -188,50 +190,6 @@ final class PropertyTree {
 			}
 		}
 		return best;
-	}
-
-	/**
-	 * The known name closest to a misspelt one, if close enough to be a typo.
-	 * @param written the name as written
-	 * @param known the names known at that place
-	 * @return the closest known name, or {@code null}
-	 */
-	static String closest(String written, Collection<String> known) {
-		String best = null;
-		int bestDistance = Math.max(3, written.length() / 4);
-		for (String candidate : known) {
-			int distance = distance(written, candidate);
-			if (distance < bestDistance) {
-				best = candidate;
-				bestDistance = distance;
-			}
-		}
-		return best;
-	}
-
-	/**
-	 * Levenshtein distance.
-	 * @param a one text
-	 * @param b another
-	 * @return the number of single-character edits between them
-	 */
-	static int distance(String a, String b) {
-		int[] previous = new int[b.length() + 1];
-		int[] current = new int[b.length() + 1];
-		for (int j = 0; j <= b.length(); j++) {
-			previous[j] = j;
-		}
-		for (int i = 1; i <= a.length(); i++) {
-			current[0] = i;
-			for (int j = 1; j <= b.length(); j++) {
-				int substitution = previous[j - 1] + ((a.charAt(i - 1) == b.charAt(j - 1)) ? 0 : 1);
-				current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
-			}
-			int[] swap = previous;
-			previous = current;
-			current = swap;
-		}
-		return previous[b.length()];
 	}
 
 	/**

@@ -21,6 +21,7 @@ import dev.controllerobservability.lint.LintFinding;
 import dev.controllerobservability.lint.LintReport;
 import dev.controllerobservability.rules.AlertRule;
 import dev.controllerobservability.internal.rules.PromQl;
+import dev.controllerobservability.internal.settings.ClosestName;
 import dev.controllerobservability.rules.RecordingRule;
 import dev.controllerobservability.rules.RuleSet;
 
@@ -174,7 +175,7 @@ class StartupChecks implements ApplicationListener<ApplicationReadyEvent> {
 									+ ControllerObservabilityProperties.PREFIX + ".disabled-metrics, or stop the rule "
 									+ "reading it");
 				}
-				String closest = closest(metric, known);
+				String closest = ClosestName.of(metric, known);
 				throw new InvalidObservabilityPropertyException(name, expr,
 						"the expression reads " + metric + ", which the application neither exposes nor declares",
 						((closest != null) ? "Did you mean " + closest + "? " : "")
@@ -198,19 +199,6 @@ class StartupChecks implements ApplicationListener<ApplicationReadyEvent> {
 			}
 		}
 		return -1;
-	}
-
-	private static String closest(String metric, Set<String> known) {
-		String best = null;
-		int bestDistance = Math.max(3, metric.length() / 4);
-		for (String candidate : known) {
-			int distance = UnknownObservabilityPropertyFailureAnalyzer.distance(metric, candidate);
-			if (distance < bestDistance) {
-				best = candidate;
-				bestDistance = distance;
-			}
-		}
-		return best;
 	}
 
 }

@@ -163,10 +163,6 @@ class UnknownObservabilityPropertyFailureAnalyzer
 		return written.toString();
 	}
 
-	static int distance(String a, String b) {
-		return PropertyTree.distance(a, b);
-	}
-
 	private static String origin(ConfigurationProperty property) {
 		return (property.getOrigin() != null) ? " in " + property.getOrigin() : "";
 	}

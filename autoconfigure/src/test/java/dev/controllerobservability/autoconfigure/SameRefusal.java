@@ -1,5 +1,7 @@
 package dev.controllerobservability.autoconfigure;
 
+import java.util.function.UnaryOperator;
+
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.controllerobservability.InvalidSettingException;
@@ -23,13 +25,27 @@ final class SameRefusal {
 	 */
 	static void assertSameRefusal(ApplicationContextRunner contextRunner, InvalidSettingException plain,
 			String... properties) {
+		assertSameRefusal(contextRunner, plain, UnaryOperator.identity(), properties);
+	}
+
+	/**
+	 * Starts the context with the properties and compares its refusal with plain Java's,
+	 * whose reason and fix may name other settings as builder methods.
+	 * @param contextRunner the runner to start
+	 * @param plain the refusal of plain Java
+	 * @param namedAsProperties plain Java's text with the settings it names named as
+	 * properties
+	 * @param properties the same value as {@code controller.observability.*} properties
+	 */
+	static void assertSameRefusal(ApplicationContextRunner contextRunner, InvalidSettingException plain,
+			UnaryOperator<String> namedAsProperties, String... properties) {
 		contextRunner.withPropertyValues(properties).run((context) -> {
 			assertThat(context).hasFailed();
 			InvalidObservabilityPropertyException spring = findCause(context.getStartupFailure());
 			assertThat(spring.getProperty())
 				.isEqualTo(ControllerObservabilityProperties.PREFIX + "." + plain.getProperty());
-			assertThat(spring.getReason()).isEqualTo(plain.getReason());
-			assertThat(spring.getAction()).isEqualTo(plain.getAction());
+			assertThat(spring.getReason()).isEqualTo(namedAsProperties.apply(plain.getReason()));
+			assertThat(spring.getAction()).isEqualTo(namedAsProperties.apply(plain.getAction()));
 			assertThat(String.valueOf(spring.getValue())).isEqualTo(String.valueOf(plain.getValue()));
 		});
 	}

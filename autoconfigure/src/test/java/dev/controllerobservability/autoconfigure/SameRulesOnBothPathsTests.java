@@ -22,19 +22,32 @@ import dev.controllerobservability.ControllerObservability;
 import dev.controllerobservability.InvalidSettingException;
 import dev.controllerobservability.catalog.MetricDefinition;
 import dev.controllerobservability.catalog.MetricType;
+import dev.controllerobservability.internal.settings.Setting;
+import dev.controllerobservability.internal.settings.SettingNames;
 import dev.controllerobservability.operations.OperationDefinition;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * Each start-up check of the docs, fed the same bad value through the properties and
- * through the core builder: both refuse it, for the same reason, with the same fix, and
- * name the same setting, as a property on one path and as a builder call on the other.
+ * Each start-up check of the docs, the cross-checks between settings too, fed the same
+ * bad value through the properties and through the core builder: both refuse it, for the
+ * same reason, with the same fix, and name the same setting, as a property on one path
+ * and as a builder call on the other (in the message and wherever the reason or fix
+ * mentions another setting).
  */
 class SameRulesOnBothPathsTests {
 
 	private static final String PREFIX = "controller.observability.";
+
+	/**
+	 * The settings the cross-checks mention in their reason or fix, which each path names
+	 * its own way.
+	 */
+	private static final List<Setting> MENTIONED = List.of(Setting.OPERATION_TAGS, Setting.OPERATION_DEFINITIONS,
+			Setting.operation("<operation>").field("subsystem"), Setting.DISABLED_METRICS);
+
+	private static final OperationDefinition BINDS = new OperationDefinition(null, "Binds.", List.of(), null);
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
@@ -86,7 +99,62 @@ class SameRulesOnBothPathsTests {
 						(b) -> b.metric(new MetricDefinition("nodes_total", MetricType.COUNTER, "Nodes.", List.of("le"),
 								null, null, null, null, null, null, null)),
 						"metrics.nodes_total.type=counter", "metrics.nodes_total.help=Nodes.",
-						"metrics.nodes_total.labels=le"));
+						"metrics.nodes_total.labels=le"),
+				bad("operations.definitions.allocation_bind",
+						(b) -> b.namespace("karpenter")
+							.operation("bind", new OperationDefinition("allocation", null, List.of(), null))
+							.operation("allocation_bind", new OperationDefinition(null, "Binds.", List.of(), null)),
+						"namespace=karpenter", "operations.definitions.bind.subsystem=allocation",
+						"operations.definitions.allocation_bind.description=Binds."),
+				bad("metrics.bind_duration_seconds",
+						(b) -> b.namespace("karpenter")
+							.operation("bind", BINDS)
+							.metric(MetricDefinition.histogram("bind_duration_seconds").help("Binds.").build()),
+						"namespace=karpenter", "operations.definitions.bind.description=Binds.",
+						"metrics.bind_duration_seconds.type=histogram", "metrics.bind_duration_seconds.help=Binds."),
+				bad("metrics.issuer_bind_in_flight",
+						(b) -> b.namespace("karpenter")
+							.operation("bind", new OperationDefinition("issuer", null, List.of(), null))
+							.metric(MetricDefinition.gauge("issuer_bind_in_flight").help("Binds.").build()),
+						"namespace=karpenter", "operations.definitions.bind.subsystem=issuer",
+						"metrics.issuer_bind_in_flight.type=gauge", "metrics.issuer_bind_in_flight.help=Binds."),
+				bad("disabled-metrics[0]",
+						(b) -> b.namespace("karpenter")
+							.operation("bind", BINDS)
+							.disabledMetrics(List.of("karpenter_bind_duration_seconds_bucket")),
+						"namespace=karpenter", "operations.definitions.bind.description=Binds.",
+						"disabled-metrics=karpenter_bind_duration_seconds_bucket"),
+				bad("label-allow-list.karpenter_nodes_total.zome",
+						(b) -> b.namespace("karpenter")
+							.metric(MetricDefinition.counter("nodes_total").help("Nodes.").labels("zone").build())
+							.labelAllowList("karpenter_nodes_total", "zome", "a"),
+						"namespace=karpenter", "metrics.nodes_total.type=counter", "metrics.nodes_total.help=Nodes.",
+						"metrics.nodes_total.labels=zone", "label-allow-list.karpenter_nodes_total.zome=a"),
+				bad("label-allow-list.karpenter_bind_duration_seconds.zone",
+						(b) -> b.namespace("karpenter")
+							.operationTags("provisioner")
+							.labelAllowList("karpenter_bind_duration_seconds", "zone", "a"),
+						"namespace=karpenter", "operations.tags=provisioner",
+						"label-allow-list.karpenter_bind_duration_seconds.zone=a"),
+				bad("label-allow-list.karpenter_nodes_lanched_total",
+						(b) -> b.namespace("karpenter")
+							.metric(MetricDefinition.counter("nodes_launched_total").help("Nodes.").build())
+							.labelAllowList("karpenter_nodes_lanched_total", "zone", "a"),
+						"namespace=karpenter", "metrics.nodes_launched_total.type=counter",
+						"metrics.nodes_launched_total.help=Nodes.",
+						"label-allow-list.karpenter_nodes_lanched_total.zone=a"));
+	}
+
+	/** The text with each mentioned setting named as the properties name it. */
+	private static String namedAsProperties(String text) {
+		String named = text;
+		for (Setting setting : MENTIONED) {
+			named = named.replace(SettingNames.BUILDER.of(setting), SettingNames.PROPERTIES.of(setting));
+		}
+		for (Setting setting : MENTIONED) {
+			named = named.replace(SettingNames.BUILDER.brief(setting), SettingNames.PROPERTIES.brief(setting));
+		}
+		return named;
 	}
 
 	private static Arguments bad(String property, UnaryOperator<ControllerObservability.Builder> builder,
@@ -101,7 +169,8 @@ class SameRulesOnBothPathsTests {
 			UnaryOperator<ControllerObservability.Builder> builder, String[] properties) {
 		InvalidSettingException plain = catchRefusal(builder);
 		assertThat(plain.getProperty()).isEqualTo(property);
-		SameRefusal.assertSameRefusal(this.contextRunner, plain, properties);
+		SameRefusal.assertSameRefusal(this.contextRunner, plain, SameRulesOnBothPathsTests::namedAsProperties,
+				properties);
 	}
 
 	private static InvalidSettingException catchRefusal(UnaryOperator<ControllerObservability.Builder> builder) {

@@ -226,20 +226,36 @@ public final class OperationResolver {
 	}
 
 	private OperationDescriptor resolve(String operation) {
+		return describe(this.namespace, this.labelKeys, this.definitions, operation);
+	}
+
+	/**
+	 * The resolved names, help texts, buckets and label keys of an operation, without a
+	 * resolver: what start-up checks compare before anything is registered.
+	 * @param namespace the namespace every operation metric starts with
+	 * @param labelKeys the label keys every operation metric carries
+	 * @param definitions per-operation settings by snake_case name
+	 * @param operation operation name such as {@code apply-packing}
+	 * @return its descriptor
+	 * @throws IllegalArgumentException if the name has no valid snake_case form
+	 */
+	public static OperationDescriptor describe(String namespace, List<String> labelKeys,
+			Map<String, OperationDefinition> definitions, String operation) {
 		String name = MetricNames.toSnakeCase(Objects.requireNonNull(operation, "operation must not be null"));
 		if (!MetricNames.isSnakeCase(name)) {
 			throw new IllegalArgumentException("Operation name '" + operation + "' has no valid metric name form ('"
 					+ name + "'); use letters, digits, '-' or '_', starting with a letter, such as 'apply-packing'");
 		}
-		OperationDefinition definition = this.definitions.getOrDefault(name, OperationDefinition.DEFAULT);
+		OperationDefinition definition = definitions.getOrDefault(name, OperationDefinition.DEFAULT);
 		String subsystem = definition.subsystem();
-		String baseName = this.namespace + "." + ((subsystem != null) ? subsystem + "." : "") + name;
+		String baseName = namespace + "." + ((subsystem != null) ? subsystem + "." : "") + name;
 		String readable = name.replace('_', ' ');
 		String description = annotate(definition, (definition.description() != null) ? definition.description()
 				: "Duration of " + readable + " operations in seconds.");
 		List<Duration> buckets = List.of(BucketRules.durations(definition.buckets()));
 		return new OperationDescriptor(name, baseName, description,
-				annotate(definition, "Number of " + readable + " operations in flight."), buckets, this.labelKeys,
+				annotate(definition, "Number of " + readable + " operations in flight."), buckets,
+				List.copyOf(labelKeys),
 				baseName.replace('.', '_') + "_" + MetricConventions.DURATION_SUFFIX + "_seconds",
 				definition.stability());
 	}

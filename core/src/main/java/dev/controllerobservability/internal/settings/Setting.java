@@ -16,7 +16,8 @@ import dev.controllerobservability.InvalidSettingException;
  */
 public record Setting(String property, String builderCall) {
 
-	private static final String BUILDER = "ControllerObservability.Builder.";
+	/** What every builder call starts with. */
+	static final String BUILDER = "ControllerObservability.Builder.";
 
 	/** The namespace every controller metric starts with. */
 	public static final Setting NAMESPACE = of("namespace", "namespace");

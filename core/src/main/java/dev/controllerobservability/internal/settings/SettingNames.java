@@ -12,6 +12,11 @@ public enum SettingNames {
 		public String of(Setting setting) {
 			return setting.builderCall();
 		}
+
+		@Override
+		public String brief(Setting setting) {
+			return setting.builderCall().substring(Setting.BUILDER.length());
+		}
 	},
 
 	/** Names {@code controller.observability.<property>}: Spring Boot wired the parts. */
@@ -19,6 +24,11 @@ public enum SettingNames {
 		@Override
 		public String of(Setting setting) {
 			return "controller.observability." + setting.property();
+		}
+
+		@Override
+		public String brief(Setting setting) {
+			return setting.property();
 		}
 	};
 
@@ -28,5 +38,13 @@ public enum SettingNames {
 	 * @return its name
 	 */
 	public abstract String of(Setting setting);
+
+	/**
+	 * The short name of a setting, in a message that already says which path set it.
+	 * @param setting the setting
+	 * @return the property below {@code controller.observability}, such as
+	 * {@code disabled-metrics}, or the builder method, such as {@code disabledMetrics(…)}
+	 */
+	public abstract String brief(Setting setting);
 
 }

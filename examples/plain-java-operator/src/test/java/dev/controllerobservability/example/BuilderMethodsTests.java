@@ -275,6 +275,27 @@ class BuilderMethodsTests {
 			.withCauseInstanceOf(InvalidMetricDefinitionException.class);
 	}
 
+	@Test
+	void buildRefusesSettingsThatContradictEachOther() {
+		ControllerObservability.Builder clash = ControllerObservability.builder(this.registry)
+			.namespace("widgets")
+			.operation("apply", OperationDefinition.DEFAULT)
+			.metric(MetricDefinition.histogram("apply_duration_seconds").help("Applies.").build());
+		assertThatExceptionOfType(InvalidSettingException.class).isThrownBy(clash::build)
+			.withMessageStartingWith(
+					"ControllerObservability.Builder.metric(MetricDefinition \"apply_duration_seconds\")"
+							+ " = \"apply_duration_seconds\": widgets_apply_duration_seconds is the duration histogram of "
+							+ "operation 'apply'");
+		ControllerObservability.Builder series = ControllerObservability.builder(this.registry)
+			.namespace("widgets")
+			.operation("apply", OperationDefinition.DEFAULT)
+			.disabledMetrics(List.of("widgets_apply_duration_seconds_bucket"));
+		assertThatExceptionOfType(InvalidSettingException.class).isThrownBy(series::build)
+			.withMessageContaining("is a series of the histogram widgets_apply_duration_seconds")
+			.withMessageEndingWith("Did you mean widgets_apply_duration_seconds?");
+		assertThat(this.registry.getMeters()).isEmpty();
+	}
+
 	private List<String> lines() {
 		return this.registry.scrape().lines().toList();
 	}
