@@ -1,5 +1,6 @@
 package dev.controllerobservability.exposition;
 
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -206,7 +207,7 @@ final class SnapshotReader {
 		if (help != null && !help.isEmpty()) {
 			// Blanks alone after the name are no text to Prometheus: Micrometer's " " for
 			// a meter without a description reads as empty help.
-			this.families.help(name, help.chars().allMatch(SnapshotReader::isBlank) ? "" : help);
+			this.families.help(name, help.chars().allMatch(SnapshotReader::isBlank) ? "" : asWritten(help));
 		}
 		this.families.type(name, type);
 		return name;
@@ -217,10 +218,10 @@ final class SnapshotReader {
 		Labels labels = data.getLabels();
 		Map<String, String> read = new LinkedHashMap<>();
 		for (int i = 0; i < labels.size(); i++) {
-			read.put(labels.getPrometheusName(i), labels.getValue(i));
+			read.put(labels.getPrometheusName(i), asWritten(labels.getValue(i)));
 		}
 		if (extraLabel != null) {
-			read.put(extraLabel, extraValue);
+			read.put(extraLabel, asWritten(extraValue));
 		}
 		this.families.sample(new ExposedSample(name, read, value, timestamp(name, data)));
 	}
@@ -237,6 +238,19 @@ final class SnapshotReader {
 					+ " write timestamps in milliseconds as the text format 0.0.4 has them");
 		}
 		return data.getScrapeTimestampMillis();
+	}
+
+	/**
+	 * Text as it reads back from the scrape, which is written in UTF-8: a lone surrogate,
+	 * which UTF-8 cannot encode, is written as {@code ?}.
+	 */
+	private static String asWritten(String text) {
+		for (int i = 0; i < text.length(); i++) {
+			if (Character.isSurrogate(text.charAt(i))) {
+				return new String(text.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8);
+			}
+		}
+		return text;
 	}
 
 	private static boolean isBlank(int c) {

@@ -53,6 +53,8 @@ class SnapshotReaderTests {
 
 	private static final String ESCAPES = "quote \" backslash \\ newline \n end";
 
+	private static final String HOSTILE = "nul \0 lone \uD800 reversed \uDC00\uD800 pair \uD83D\uDE00";
+
 	private static final long CREATED = 1_700_000_000_042L;
 
 	@Test
@@ -228,6 +230,7 @@ class SnapshotReaderTests {
 			.increment();
 		Gauge.builder("queue.depth", () -> 7).description("Depth.").baseUnit("items").register(registry);
 		Gauge.builder("not.a.number", () -> Double.NaN).register(registry);
+		Gauge.builder("hostile", () -> 1).description(HOSTILE).tag("value", HOSTILE).register(registry);
 		Gauge.builder("unbounded", () -> Double.POSITIVE_INFINITY).register(registry);
 		Gauge.builder("release.info", () -> 1).tag("version", "1.2.3").register(registry);
 		Timer orders = Timer.builder("orders")
@@ -268,6 +271,7 @@ class SnapshotReaderTests {
 		bind.labelValues("ok").observe(0.05);
 		bind.labelValues("ok").observe(3);
 		bind.labelValues(ESCAPES).observe(Double.NaN);
+		bind.labelValues(HOSTILE).observe(1);
 		Summary.builder()
 			.name("reconcile_seconds")
 			.help("Reconcile duration.")
