@@ -116,12 +116,7 @@ class SnapshotReaderTests {
 		properties.setProperty("io.prometheus.exporter.prometheusTimestampsInMs", "true");
 		PrometheusMeterRegistry registry = registry(properties);
 		registerClientMetrics(registry.getPrometheusRegistry());
-		registry.getPrometheusRegistry()
-			.register(() -> GaugeSnapshot.builder()
-				.name("stamped")
-				.dataPoint(
-						GaugeSnapshot.GaugeDataPointSnapshot.builder().value(1).scrapeTimestampMillis(CREATED).build())
-				.build());
+		registerStamped(registry.getPrometheusRegistry());
 		Exposition read = assertReadAsTextShows(registry, properties);
 		assertThat(read.samples()).filteredOn((sample) -> sample.name().equals("stamped"))
 			.singleElement()
@@ -134,12 +129,7 @@ class SnapshotReaderTests {
 	@Test
 	void refusesAScrapeTimestampWrittenInSecondsAsTheTextReaderRefusesIt() {
 		PrometheusMeterRegistry registry = registry(new Properties());
-		registry.getPrometheusRegistry()
-			.register(() -> GaugeSnapshot.builder()
-				.name("stamped")
-				.dataPoint(
-						GaugeSnapshot.GaugeDataPointSnapshot.builder().value(1).scrapeTimestampMillis(CREATED).build())
-				.build());
+		registerStamped(registry.getPrometheusRegistry());
 		String text = registry.scrape();
 		assertThat(text).contains("stamped 1.0 1700000000.042");
 		assertThatIllegalArgumentException().isThrownBy(() -> Exposition.parse(text));
@@ -258,6 +248,14 @@ class SnapshotReaderTests {
 		FunctionCounter.builder("done", done, AtomicInteger::get).register(registry);
 		FunctionTimer.builder("legacy", done, AtomicInteger::get, (value) -> 1.5, TimeUnit.SECONDS).register(registry);
 		TimeGauge.builder("uptime", () -> 90, TimeUnit.SECONDS).register(registry);
+	}
+
+	/** A gauge whose sample carries a scrape timestamp, as a collector may set it. */
+	private static void registerStamped(PrometheusRegistry registry) {
+		registry.register(() -> GaugeSnapshot.builder()
+			.name("stamped")
+			.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder().value(1).scrapeTimestampMillis(CREATED).build())
+			.build());
 	}
 
 	private static void registerClientMetrics(PrometheusRegistry registry) {
