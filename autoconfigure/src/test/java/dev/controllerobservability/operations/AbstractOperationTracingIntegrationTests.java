@@ -319,7 +319,13 @@ abstract class AbstractOperationTracingIntegrationTests {
 			.map((line) -> {
 				int hash = line.indexOf(" # {");
 				Sample sample = PrometheusScrape.parse(line.substring(0, hash)).samples(name).get(0);
-				Sample exemplar = PrometheusScrape.parse("exemplar" + line.substring(hash + 3))
+				// The exemplar's timestamp is in seconds with a fraction, which the text
+				// format has not: keep its labels and value only.
+				String exemplarText = line.substring(hash + 3);
+				int labelsEnd = exemplarText.indexOf("} ") + 1;
+				String value = exemplarText.substring(labelsEnd + 1).split(" ")[0];
+				Sample exemplar = PrometheusScrape
+					.parse("exemplar" + exemplarText.substring(0, labelsEnd) + " " + value + "\n")
 					.samples("exemplar")
 					.get(0);
 				double upperBound = Double.parseDouble(sample.labels().get("le").replace("+Inf", "Infinity"));
