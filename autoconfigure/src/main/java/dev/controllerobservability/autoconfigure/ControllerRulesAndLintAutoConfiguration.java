@@ -3,6 +3,7 @@ package dev.controllerobservability.autoconfigure;
 import java.util.List;
 import java.util.concurrent.Executor;
 
+import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
@@ -65,11 +66,13 @@ public final class ControllerRulesAndLintAutoConfiguration {
 		@ConditionalOnBean(PrometheusMeterRegistry.class)
 		LiveMetrics liveMetrics(PrometheusMeterRegistry registry, ControllerMetrics metrics,
 				ControllerObservabilitySettings settings, MetricsLinter linter, ControllerOperations operations,
-				ObjectProvider<MetricsProperties> metricsProperties) {
+				ObjectProvider<MetricsProperties> metricsProperties,
+				ObjectProvider<PrometheusConfig> prometheusConfig) {
 			MetricsProperties properties = metricsProperties.getIfAvailable();
 			return new LiveMetrics(registry, metrics, settings, linter, operations,
 					RuleSetFactory.operationNames(settings),
-					(properties != null) ? properties.getTags().keySet() : List.of());
+					(properties != null) ? properties.getTags().keySet() : List.of(),
+					prometheusConfig.getIfAvailable(() -> PrometheusConfig.DEFAULT));
 		}
 
 		@Bean

@@ -4,12 +4,16 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 import io.micrometer.core.instrument.Tag;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.prometheus.metrics.config.ExporterProperties;
+import io.prometheus.metrics.config.PrometheusPropertiesLoader;
 
 import dev.controllerobservability.catalog.ControllerMetrics;
 import dev.controllerobservability.docs.MetricsReference;
@@ -37,17 +41,21 @@ import dev.controllerobservability.operations.ControllerOperations;
  * }
  * </pre>
  * <p>
- * {@link #reference()} and {@link #lint()} cost a scrape, reading it back, and the work
- * itself; both depend only on which metric families and labels exist, never on values.
- * Each therefore keeps its last result and returns it again until a meter is added to or
- * removed from the registry. {@link #exposition()} and {@link #lint(Exposition)} always
- * work on a fresh scrape.
+ * What is exposed is read from the registry's snapshots, as the text format scrape would
+ * show them, without writing the text and reading it back. {@link #reference()} and
+ * {@link #lint()} cost a collection of the registry and the work itself; both depend only
+ * on which metric families and labels exist, never on values. Each therefore keeps its
+ * last result and returns it again until a meter is added to or removed from the
+ * registry. {@link #exposition()} and {@link #lint(Exposition)} always work on a fresh
+ * scrape.
  */
 public class LiveMetrics {
 
 	private static final String MAX_SUFFIX = "_max";
 
 	private final PrometheusMeterRegistry registry;
+
+	private final ExporterProperties exporter;
 
 	private final ControllerMetrics metrics;
 
@@ -71,8 +79,9 @@ public class LiveMetrics {
 
 	LiveMetrics(PrometheusMeterRegistry registry, ControllerMetrics metrics, ControllerObservabilitySettings settings,
 			MetricsLinter linter, ControllerOperations operations, List<String> knownOperations,
-			Collection<String> registryTagKeys) {
+			Collection<String> registryTagKeys, PrometheusConfig prometheusConfig) {
 		this.registry = registry;
+		this.exporter = exporterProperties(prometheusConfig);
 		this.metrics = metrics;
 		this.settings = settings;
 		this.linter = linter;
@@ -96,11 +105,23 @@ public class LiveMetrics {
 	}
 
 	/**
-	 * The current scrape, read back into families.
+	 * The current scrape's families and samples, read from the registry's snapshots as
+	 * {@link #scrape()} would show them.
 	 * @return the exposition
 	 */
 	public Exposition exposition() {
-		return Exposition.parse(scrape());
+		return Exposition.of(this.registry.getPrometheusRegistry().scrape(), this.exporter);
+	}
+
+	/**
+	 * The exporter properties the registry's text format writer is built from, loaded as
+	 * {@code PrometheusMeterRegistry} loads them: they decide whether its scrape shows
+	 * {@code _created} gauges.
+	 */
+	private static ExporterProperties exporterProperties(PrometheusConfig config) {
+		Properties properties = config.prometheusProperties();
+		return ((properties != null) ? PrometheusPropertiesLoader.load(properties) : PrometheusPropertiesLoader.load())
+			.getExporterProperties();
 	}
 
 	/**

@@ -3,12 +3,16 @@ package dev.controllerobservability.exposition;
 import java.util.List;
 import java.util.Optional;
 
+import io.prometheus.metrics.config.ExporterProperties;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+
 /**
- * The metric families and samples of one scrape, in the order they were exposed. Example,
- * in a test:
+ * The metric families and samples of one scrape, in the order they were exposed. Read
+ * from the registry's snapshots when the registry is at hand, from the text format when
+ * only the text is. Example:
  *
  * <pre>{@code
- * Exposition exposition = Exposition.parse(registry.scrape());
+ * Exposition exposition = Exposition.of(registry.getPrometheusRegistry().scrape());
  * assertThat(exposition.family("karpenter_bind_duration_seconds")).map(ExposedFamily::type).hasValue("histogram");
  * }</pre>
  *
@@ -44,6 +48,32 @@ public record Exposition(List<ExposedFamily> families, List<String> duplicateNam
 	 */
 	public static Exposition parse(String text) {
 		return new ExpositionParser(text).parse();
+	}
+
+	/**
+	 * Reads a registry's snapshots into what its Prometheus text format scrape shows, as
+	 * {@code PrometheusMeterRegistry.scrape()} writes it with the default exporter
+	 * properties: {@code Exposition.of(snapshots)} equals
+	 * {@code Exposition.parse(scrape)} of the same snapshots, without writing the text.
+	 * @param snapshots the snapshots, such as {@code PrometheusRegistry.scrape()}
+	 * @return their families
+	 */
+	public static Exposition of(MetricSnapshots snapshots) {
+		return of(snapshots, ExporterProperties.builder().build());
+	}
+
+	/**
+	 * Reads a registry's snapshots into what its Prometheus text format scrape shows, as
+	 * the text format writer configured with the given exporter properties writes it:
+	 * {@code _created} gauges only when they include created timestamps.
+	 * @param snapshots the snapshots, such as {@code PrometheusRegistry.scrape()}
+	 * @param exporter the exporter properties the registry's writer was built with
+	 * @return their families
+	 * @throws IllegalArgumentException for a sample with a scrape timestamp written in
+	 * seconds, which Prometheus refuses as it refuses the text
+	 */
+	public static Exposition of(MetricSnapshots snapshots, ExporterProperties exporter) {
+		return new SnapshotReader(exporter).read(snapshots);
 	}
 
 	/**
