@@ -1,6 +1,7 @@
 package dev.controllerobservability;
 
 import java.time.Duration;
+import java.util.AbstractMap;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -133,21 +134,21 @@ public final class ControllerObservability {
 
 		private @Nullable List<@Nullable String> operationTags = MetricConventions.DEFAULT_OPERATION_LABELS;
 
-		private final Map<String, OperationDefinition> operationDefinitions = new LinkedHashMap<>();
+		private final List<Map.Entry<@Nullable String, @Nullable OperationDefinition>> operationDefinitions = new ArrayList<>();
 
-		private final List<MetricDefinition> metrics = new ArrayList<>();
+		private final List<@Nullable MetricDefinition> metrics = new ArrayList<>();
 
-		private Map<String, @Nullable String> commonTags = new LinkedHashMap<>();
+		private @Nullable Map<String, @Nullable String> commonTags = new LinkedHashMap<>();
 
 		private @Nullable List<Double> durationBuckets = MetricConventions.CONTROLLER_RUNTIME_DURATION_BUCKETS;
 
-		private List<@Nullable String> meterPrefixes = List.of();
+		private @Nullable List<@Nullable String> meterPrefixes = List.of();
 
 		private @Nullable Duration errorLogInterval = DEFAULT_ERROR_LOG_INTERVAL;
 
-		private List<@Nullable String> disabledMetrics = List.of();
+		private @Nullable List<@Nullable String> disabledMetrics = List.of();
 
-		private final Map<String, Map<String, List<@Nullable String>>> labelAllowList = new LinkedHashMap<>();
+		private final Map<@Nullable String, Map<@Nullable String, @Nullable List<@Nullable String>>> labelAllowList = new LinkedHashMap<>();
 
 		private int maxOperations = ControllerOperations.DEFAULT_MAX_OPERATIONS;
 
@@ -201,8 +202,7 @@ public final class ControllerObservability {
 		 * @return this builder
 		 */
 		public Builder operation(String operation, OperationDefinition definition) {
-			this.operationDefinitions.put(Objects.requireNonNull(operation, "operation"),
-					Objects.requireNonNull(definition, "definition"));
+			this.operationDefinitions.add(new AbstractMap.SimpleEntry<>(operation, definition));
 			return this;
 		}
 
@@ -212,7 +212,7 @@ public final class ControllerObservability {
 		 * @return this builder
 		 */
 		public Builder metric(MetricDefinition definition) {
-			this.metrics.add(Objects.requireNonNull(definition, "definition"));
+			this.metrics.add(definition);
 			return this;
 		}
 
@@ -223,9 +223,13 @@ public final class ControllerObservability {
 		 * @return this builder
 		 */
 		public Builder commonTags(Tags commonTags) {
-			this.commonTags = new LinkedHashMap<>();
-			Objects.requireNonNull(commonTags, "commonTags")
-				.forEach((tag) -> this.commonTags.put(tag.getKey(), tag.getValue()));
+			if (commonTags == null) {
+				this.commonTags = null;
+				return this;
+			}
+			Map<String, @Nullable String> tags = new LinkedHashMap<>();
+			commonTags.forEach((tag) -> tags.put(tag.getKey(), tag.getValue()));
+			this.commonTags = tags;
 			return this;
 		}
 
@@ -250,7 +254,7 @@ public final class ControllerObservability {
 		 * @return this builder
 		 */
 		public Builder meterPrefixes(String... meterPrefixes) {
-			this.meterPrefixes = Arrays.asList(Objects.requireNonNull(meterPrefixes, "meterPrefixes").clone());
+			this.meterPrefixes = (meterPrefixes != null) ? Arrays.asList(meterPrefixes.clone()) : null;
 			return this;
 		}
 
@@ -271,7 +275,7 @@ public final class ControllerObservability {
 		 * @return this builder
 		 */
 		public Builder disabledMetrics(List<String> disabledMetrics) {
-			this.disabledMetrics = new ArrayList<>(Objects.requireNonNull(disabledMetrics, "disabledMetrics"));
+			this.disabledMetrics = (disabledMetrics != null) ? new ArrayList<>(disabledMetrics) : null;
 			return this;
 		}
 
@@ -285,10 +289,8 @@ public final class ControllerObservability {
 		 * @return this builder
 		 */
 		public Builder labelAllowList(String metric, String label, String... values) {
-			this.labelAllowList
-				.computeIfAbsent(Objects.requireNonNull(metric, "metric"), (name) -> new LinkedHashMap<>())
-				.put(Objects.requireNonNull(label, "label"),
-						Arrays.asList(Objects.requireNonNull(values, "values").clone()));
+			this.labelAllowList.computeIfAbsent(metric, (name) -> new LinkedHashMap<>())
+				.put(label, (values != null) ? Arrays.asList(values.clone()) : null);
 			return this;
 		}
 
@@ -365,7 +367,9 @@ public final class ControllerObservability {
 		 * @return this builder
 		 */
 		public Builder observationRegistry(ObservationRegistry observationRegistry) {
-			this.observationRegistry = Objects.requireNonNull(observationRegistry, "observationRegistry");
+			this.observationRegistry = Objects.requireNonNull(observationRegistry,
+					"observationRegistry(null): pass your ObservationRegistry, or leave the call out to record "
+							+ "operations straight into their meters");
 			return this;
 		}
 
@@ -381,7 +385,10 @@ public final class ControllerObservability {
 		 * @return this builder
 		 */
 		public Builder operationHistograms(PrometheusRegistry registry) {
-			this.operationHistograms = Objects.requireNonNull(registry, "registry");
+			this.operationHistograms = Objects.requireNonNull(registry,
+					"operationHistograms(null): pass the application's PrometheusRegistry, such as "
+							+ "PrometheusMeterRegistry.getPrometheusRegistry(), or leave the call out to record "
+							+ "operations as Micrometer timers");
 			return this;
 		}
 
@@ -401,7 +408,8 @@ public final class ControllerObservability {
 					List.of(), catalog, SettingNames.BUILDER)
 				.check(settings.disabledMetrics(), settings.labelAllowList());
 			NamingPolicy naming = ObservabilityParts.naming(settings, Map.of());
-			ClaimedFamilies claimed = new ClaimedFamilies();
+			ClaimedFamilies claimed = new ClaimedFamilies(SettingNames.BUILDER);
+			claimed.seen(this.registry.getMeters());
 			this.registry.config()
 				.meterFilter(new ControllerMeterFilter(naming, (this.operationHistograms != null) ? claimed : null));
 			RecordingFailures failures = ObservabilityParts.failures(this.registry, settings);
@@ -431,6 +439,9 @@ public final class ControllerObservability {
 						"Pass no argument for no keys, or keys such as \"provisioner\"");
 			}
 			List<String> disabledMetrics = SettingRules.disabledMetrics(this.disabledMetrics);
+			if (this.commonTags == null) {
+				throw Setting.COMMON_TAGS.refuse(null, "the tags must not be null", "Pass Tags.empty() for none");
+			}
 			return new CheckedSettings(namespace, SettingRules.commonTags(this.commonTags),
 					SettingRules.durationBuckets(Setting.DURATION_BUCKETS, this.durationBuckets),
 					SettingRules.meterPrefixes(this.meterPrefixes),
@@ -444,7 +455,7 @@ public final class ControllerObservability {
 					SettingRules.atLeastOne(Setting.MAX_LABEL_VALUES, this.maxLabelValues),
 					SettingRules.atLeastOne(Setting.MAX_LABEL_VALUE_LENGTH, this.maxLabelValueLength),
 					SettingRules.atLeastOne(Setting.MAX_SERIES_PER_METRIC, this.maxSeriesPerMetric),
-					List.copyOf(this.metrics), SettingNames.BUILDER);
+					SettingRules.metrics(this.metrics), SettingNames.BUILDER);
 		}
 
 	}

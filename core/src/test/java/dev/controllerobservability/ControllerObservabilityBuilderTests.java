@@ -73,6 +73,27 @@ class ControllerObservabilityBuilderTests {
 						"operation(\"apply_packing\", …)", "apply_packing", "the same operation"),
 				refused("operations.definitions.!!", (b) -> b.operation("!!", OperationDefinition.DEFAULT),
 						"operation(\"!!\", …)", "!!", "snake_case"),
+				refused("operations.definitions.null", (b) -> b.operation(null, OperationDefinition.DEFAULT),
+						"operation(\"null\", …)", null, "needs a name"),
+				refused("operations.definitions.bind", (b) -> b.operation("bind", null), "operation(\"bind\", …)", null,
+						"must not be null"),
+				refused("operations.definitions.bind",
+						(b) -> b.operation("bind", OperationDefinition.DEFAULT)
+							.operation("bind", OperationDefinition.DEFAULT),
+						"operation(\"bind\", …)", "bind", "given twice"),
+				refused("metrics", (b) -> b.metric(null), "metric(…)", null, "must not be null"),
+				refused("common-tags", (b) -> b.commonTags(null), "commonTags(…)", null, "must not be null"),
+				refused("meter-prefixes", (b) -> b.meterPrefixes((String[]) null), "meterPrefixes(…)", null,
+						"must not be null"),
+				refused("disabled-metrics", (b) -> b.disabledMetrics(null), "disabledMetrics(…)", null,
+						"must not be null"),
+				refused("label-allow-list", (b) -> b.labelAllowList(null, "zone", "a"), "labelAllowList(…)", null,
+						"needs the metric's name"),
+				refused("label-allow-list.widgets_x_total.null", (b) -> b.labelAllowList("widgets_x_total", null, "a"),
+						"labelAllowList(…) key \"widgets_x_total\" key \"null\"", null, "snake_case"),
+				refused("label-allow-list.widgets_x_total.zone",
+						(b) -> b.labelAllowList("widgets_x_total", "zone", (String[]) null),
+						"labelAllowList(…) key \"widgets_x_total\" key \"zone\"", null, "at least one value"),
 				refused("operations.max-operations", (b) -> b.maxOperations(0), "maxOperations(…)", 0, "at least 1"),
 				refused("max-label-values", (b) -> b.maxLabelValues(0), "maxLabelValues(…)", 0, "at least 1"),
 				refused("max-label-value-length", (b) -> b.maxLabelValueLength(-1), "maxLabelValueLength(…)", -1,
@@ -248,6 +269,15 @@ class ControllerObservabilityBuilderTests {
 		ControllerObservability.Builder builder = setting
 			.apply(ControllerObservability.builder(new SimpleMeterRegistry()));
 		return assertThatExceptionOfType(InvalidSettingException.class).isThrownBy(builder::build).actual().getAction();
+	}
+
+	@Test
+	void refusesANullRegistryAtOnceNamingTheMethodAndTheFix() {
+		ControllerObservability.Builder builder = ControllerObservability.builder(new SimpleMeterRegistry());
+		assertThatExceptionOfType(NullPointerException.class).isThrownBy(() -> builder.observationRegistry(null))
+			.withMessageStartingWith("observationRegistry(null): pass your ObservationRegistry, or leave the call out");
+		assertThatExceptionOfType(NullPointerException.class).isThrownBy(() -> builder.operationHistograms(null))
+			.withMessageStartingWith("operationHistograms(null): pass the application's PrometheusRegistry");
 	}
 
 	@Test

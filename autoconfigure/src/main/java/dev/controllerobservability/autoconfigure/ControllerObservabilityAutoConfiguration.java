@@ -42,6 +42,7 @@ import dev.controllerobservability.RecordingFailures;
 import dev.controllerobservability.operations.ControllerOperations;
 import dev.controllerobservability.internal.operations.OperationDurations;
 import dev.controllerobservability.internal.operations.OperationMeterObservationHandler;
+import dev.controllerobservability.internal.settings.SettingNames;
 import dev.controllerobservability.internal.wiring.ObservabilityParts;
 
 /**
@@ -110,7 +111,7 @@ public final class ControllerObservabilityAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	ClaimedFamilies controllerClaimedFamilies() {
-		return new ClaimedFamilies();
+		return new ClaimedFamilies(SettingNames.PROPERTIES);
 	}
 
 	@Bean
@@ -149,6 +150,7 @@ public final class ControllerObservabilityAutoConfiguration {
 			RecordingFailures failures, ControllerObservabilitySettings settings, CardinalityLimiter limiter,
 			NamingPolicy naming, ClaimedFamilies claimed, BeanFactory beanFactory) {
 		claimed.reportTo(failures);
+		claimed.seen(meterRegistry.getMeters());
 		OperationDurations durations = (settings.operations().backend() == OperationsProperties.Backend.PROMETHEUS)
 				? PrometheusOperationDurations.create(beanFactory, meterRegistry, naming, claimed)
 				: OperationDurations.micrometer(meterRegistry);

@@ -132,7 +132,7 @@ record ControllerObservabilitySettings(String namespace, Tags commonTags, List<D
 			.forEach((name, definition) -> definitions.put(name, new OperationDefinition(definition.getSubsystem(),
 					definition.getDescription(), definition.getBuckets(), definition.getStability())));
 		int maxOperations = SettingRules.atLeastOne(Setting.MAX_OPERATIONS, properties.getMaxOperations());
-		return new Operations(tags, SettingRules.operationDefinitions(definitions), maxOperations,
+		return new Operations(tags, SettingRules.operationDefinitions(definitions.entrySet()), maxOperations,
 				properties.isDirectRecording(), properties.getBackend());
 	}
 

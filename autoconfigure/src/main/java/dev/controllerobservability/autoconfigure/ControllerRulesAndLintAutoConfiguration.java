@@ -22,6 +22,7 @@ import dev.controllerobservability.catalog.ControllerMetrics;
 import dev.controllerobservability.lint.MetricsLinter;
 import dev.controllerobservability.operations.ControllerOperations;
 import dev.controllerobservability.rules.RuleSet;
+import dev.controllerobservability.internal.settings.SettingNames;
 
 import static org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration.APPLICATION_TASK_EXECUTOR_BEAN_NAME;
 
@@ -54,7 +55,7 @@ public final class ControllerRulesAndLintAutoConfiguration {
 	@ConditionalOnMissingBean
 	MetricsLinter controllerMetricsLinter(ControllerObservabilitySettings settings) {
 		return new MetricsLinter(settings.namespace(), settings.lint().allowedLabels(),
-				settings.lint().frameworkPrefixes());
+				settings.lint().frameworkPrefixes(), SettingNames.PROPERTIES);
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -72,14 +72,15 @@ final class DirectPath {
 	}
 
 	/** The handle remembered for a call's tags, or {@code null}. */
-	@Nullable OperationHandle remembered(String operation, Tags tags) {
-		ConcurrentMap<Tags, OperationHandle> known = this.handles.get(operation);
+	@Nullable OperationHandle remembered(@Nullable String operation, Tags tags) {
+		// No name is remembered: resolving it tells the caller what is wrong.
+		ConcurrentMap<Tags, OperationHandle> known = (operation != null) ? this.handles.get(operation) : null;
 		return (known != null) ? known.get(tags) : null;
 	}
 
 	/** Remembers a handle for a call's tags, within the bounds. */
-	void remember(String operation, Tags tags, OperationHandle handle) {
-		if (!isCacheable(tags, handle)) {
+	void remember(@Nullable String operation, Tags tags, OperationHandle handle) {
+		if (operation == null || !isCacheable(tags, handle)) {
 			return;
 		}
 		ConcurrentMap<Tags, OperationHandle> known = this.handles.get(operation);

@@ -20,6 +20,7 @@ import io.micrometer.observation.ObservationRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import dev.controllerobservability.ControllerObservability;
 import dev.controllerobservability.RecordingFailures;
 import dev.controllerobservability.internal.operations.OperationMeterObservationHandler;
 import dev.controllerobservability.test.CapturedLog;
@@ -140,6 +141,18 @@ class FailureIsolationTests {
 		assertThat(failures.count()).isEqualTo(1);
 		assertThat(registry.getMeters()).extracting((meter) -> meter.getId().getName())
 			.containsExactly("karpenter.observability.errors");
+	}
+
+	@Test
+	void aNullOperationNameRunsTheWorkAndSaysWhatIsWrongOnTheDirectPathToo() {
+		ControllerObservability observability = ControllerObservability.builder(new SimpleMeterRegistry()).build();
+		AtomicInteger runs = new AtomicInteger();
+		observability.operations().observe(null, Tags.empty(), runs::incrementAndGet);
+		assertThat(runs).hasValue(1);
+		assertThat(observability.failures().count()).isEqualTo(1);
+		assertThat(this.log.events()).singleElement()
+			.satisfies((event) -> assertThat(event.getThrowableProxy().getMessage())
+				.isEqualTo("Operation name must not be null; name the operation, such as 'bind'"));
 	}
 
 	private void assertCallsUnaffected(ControllerOperations operations) {

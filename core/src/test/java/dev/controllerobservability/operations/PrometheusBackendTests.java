@@ -229,6 +229,37 @@ class PrometheusBackendTests {
 		assertThat(this.observability.failures().count()).isEqualTo(1);
 	}
 
+	@Test
+	void refusesACounterOfTheNameOfAnOperationHistogramAndKeepsScraping() {
+		this.operations.observe("bind", Tags.of("provisioner", "gpu"), () -> this.clock.add(Duration.ofMillis(30)));
+		this.registry.counter("karpenter.bind.duration.seconds").increment();
+		PrometheusScrape scrape = PrometheusScrape.parse(this.registry.scrape());
+		assertThat(scrape.samples("karpenter_bind_duration_seconds_count")).singleElement()
+			.satisfies((sample) -> assertThat(sample.value()).isEqualTo(1));
+		assertThat(scrape.samples("karpenter_bind_duration_seconds_total")).isEmpty();
+		assertThat(this.observability.failures().count()).isEqualTo(1);
+	}
+
+	@Test
+	void keepsScrapingWhenAMeterRegisteredBeforeTheBuilderBuiltHasTheNameOfAnOperationHistogram() {
+		PrometheusRegistry prometheus = new PrometheusRegistry();
+		PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT, prometheus,
+				this.clock);
+		Timer.builder("widgets.pre.duration").register(registry).record(Duration.ofMillis(1));
+		ControllerObservability observability = ControllerObservability.builder(registry)
+			.namespace("widgets")
+			.operationHistograms(prometheus)
+			.build();
+		int[] runs = new int[1];
+		observability.operations().observe("pre", Tags.empty(), () -> runs[0]++);
+		observability.operations().observe("pre", Tags.empty(), () -> runs[0]++);
+		assertThat(runs[0]).isEqualTo(2);
+		PrometheusScrape scrape = PrometheusScrape.parse(registry.scrape());
+		assertThat(scrape.value("widgets_pre_duration_seconds_count", Map.of())).as("the Micrometer timer's")
+			.isEqualTo(1);
+		assertThat(observability.failures().count()).isEqualTo(2);
+	}
+
 	private static Map<String, String> with(Map<String, String> labels, String key, String value) {
 		Map<String, String> more = new HashMap<>(labels);
 		more.put(key, value);

@@ -12,6 +12,8 @@ import java.util.TreeSet;
 import dev.controllerobservability.exposition.ExposedFamily;
 import dev.controllerobservability.exposition.Exposition;
 import dev.controllerobservability.internal.metrics.MetricConventions;
+import dev.controllerobservability.internal.settings.Setting;
+import dev.controllerobservability.internal.settings.SettingNames;
 
 /**
  * Lints what an application exposes: every rule of {@code promtool check metrics} with
@@ -29,6 +31,10 @@ import dev.controllerobservability.internal.metrics.MetricConventions;
  */
 public final class MetricsLinter {
 
+	/** Label names declared bounded, as each path sets them. */
+	private static final Setting ALLOWED_LABELS = new Setting("lint.allowed-labels",
+			"new MetricsLinter(namespace, allowedLabels, frameworkPrefixes) allowedLabels");
+
 	/** Label names that usually carry one value per object, and so grow without bound. */
 	static final Set<String> UNBOUNDED_LABELS = Set.of("id", "uid", "name", "pod", "pod_name", "pod_uid", "node_name",
 			"node_uid", "ip", "url", "path", "email", "user", "request_id", "trace_id", "span_id", "resource_version");
@@ -39,6 +45,8 @@ public final class MetricsLinter {
 
 	private final List<String> frameworkPrefixes;
 
+	private final String allowedLabelsSetting;
+
 	/**
 	 * Creates a linter.
 	 * @param namespace the controller's namespace
@@ -47,6 +55,21 @@ public final class MetricsLinter {
 	 * ({@code jvm}, {@code process}, {@code http}, ...)
 	 */
 	public MetricsLinter(String namespace, Set<String> allowedLabels, List<String> frameworkPrefixes) {
+		this(namespace, allowedLabels, frameworkPrefixes, SettingNames.BUILDER);
+	}
+
+	/**
+	 * Creates a linter whose findings name the allowed labels as the path that made it
+	 * sets them.
+	 * @param namespace the controller's namespace
+	 * @param allowedLabels label names the user declared bounded despite their name
+	 * @param frameworkPrefixes name prefixes of framework metrics besides the usual ones
+	 * @param settingNames how findings name the allowed labels: this constructor's
+	 * argument in plain Java, the property on the Spring Boot path
+	 */
+	public MetricsLinter(String namespace, Set<String> allowedLabels, List<String> frameworkPrefixes,
+			SettingNames settingNames) {
+		this.allowedLabelsSetting = settingNames.of(ALLOWED_LABELS);
 		this.namespacePrefix = namespace + "_";
 		this.allowedLabels = Set.copyOf(allowedLabels);
 		List<String> prefixes = new ArrayList<>(MetricConventions.FRAMEWORK_PREFIXES);
@@ -151,10 +174,8 @@ public final class MetricsLinter {
 			for (String label : family.labelKeys()) {
 				if (!this.allowedLabels.contains(label)
 						&& (UNBOUNDED_LABELS.contains(label) || label.endsWith("_id") || label.endsWith("_uid"))) {
-					findings.add(new LintFinding(name,
-							"label \"" + label + "\" suggests an unbounded value; "
-									+ "allow it with controller.observability.lint.allowed-labels if it is bounded",
-							true));
+					findings.add(new LintFinding(name, "label \"" + label + "\" suggests an unbounded value; "
+							+ "allow it with " + this.allowedLabelsSetting + " if it is bounded", true));
 				}
 			}
 		}

@@ -45,8 +45,7 @@ public final class MetricCatalog {
 			MetricDefinitionValidator.validate(namespace, definition);
 			if (byName.putIfAbsent(definition.name(), definition) != null) {
 				throw new InvalidMetricDefinitionException(definition.name(), null, definition.name(),
-						"the metric is declared twice (in configuration and as a MetricDefinition bean, or in two beans)",
-						"Keep one declaration");
+						"the metric is declared twice", "Keep one declaration");
 			}
 		}
 		Map<String, String> replacedBy = new LinkedHashMap<>();

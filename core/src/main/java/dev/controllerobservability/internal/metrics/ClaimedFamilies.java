@@ -12,6 +12,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.controllerobservability.RecordingFailures;
+import dev.controllerobservability.internal.settings.SettingNames;
 
 /**
  * The Prometheus families the starter registers straight with the application's
@@ -25,7 +26,7 @@ import dev.controllerobservability.RecordingFailures;
  * Example:
  *
  * <pre>{@code
- * ClaimedFamilies claimed = new ClaimedFamilies();
+ * ClaimedFamilies claimed = new ClaimedFamilies(SettingNames.BUILDER);
  * registry.config().meterFilter(ControllerMeterFilter.builder("karpenter").claimedFamilies(claimed).build());
  * claimed.claim(List.of("karpenter_bind_duration_seconds"), "the duration histogram of operation 'bind'");
  * registry.timer("karpenter.bind.duration"); // denied: a no-op timer
@@ -42,6 +43,39 @@ public final class ClaimedFamilies {
 	private final Set<String> micrometerFamilies = new HashSet<>();
 
 	private volatile @Nullable RecordingFailures failures;
+
+	private final SettingNames settingNames;
+
+	/**
+	 * Creates the claims.
+	 * @param settingNames how messages name the setting that chose the backend
+	 */
+	public ClaimedFamilies(SettingNames settingNames) {
+		this.settingNames = settingNames;
+	}
+
+	/**
+	 * Remembers the families of meters registered before the meter filter was added, so
+	 * that they are not claimed: the filter never saw them.
+	 * @param meters the registry's meters
+	 */
+	public synchronized void seen(Iterable<Meter> meters) {
+		for (Meter meter : meters) {
+			clash(meter.getId());
+		}
+	}
+
+	/**
+	 * Why a family is not registered: a Micrometer meter holds one of its names.
+	 * @param owner what would have registered it, such as {@code operation 'bind'}
+	 * @param family the family's name
+	 * @return the failure to record for each call that goes unrecorded
+	 */
+	public IllegalStateException taken(String owner, String family) {
+		return new IllegalStateException(owner + " is not recorded: its family " + family
+				+ " would take the name of a meter registered through Micrometer before it, and two metrics of one "
+				+ "name would fail every scrape. Rename that meter, or " + this.settingNames.micrometerBackend() + ".");
+	}
 
 	/**
 	 * Claims family names, unless a Micrometer meter took one of them already.
@@ -83,20 +117,45 @@ public final class ClaimedFamilies {
 	 * @return the claimed family it would expose, or {@code null}
 	 */
 	synchronized @Nullable String clash(Meter.Id id) {
-		String family = PrometheusNames.familyName(id);
-		// Timers and distribution summaries also expose a "_max" gauge.
-		boolean hasMax = id.getType() == Meter.Type.TIMER || id.getType() == Meter.Type.DISTRIBUTION_SUMMARY;
-		if (this.owners.containsKey(family)) {
-			return family;
+		List<String> families = families(id);
+		for (String family : families) {
+			if (this.owners.containsKey(family)) {
+				return family;
+			}
 		}
-		if (hasMax && this.owners.containsKey(family + "_max")) {
-			return family + "_max";
-		}
-		this.micrometerFamilies.add(family);
-		if (hasMax) {
-			this.micrometerFamilies.add(family + "_max");
-		}
+		this.micrometerFamilies.addAll(families);
 		return null;
+	}
+
+	/**
+	 * The names a meter takes in the Prometheus registry: its family, without
+	 * {@code _total} for a counter (the registry knows a counter by its name without it),
+	 * and the {@code _max} gauge of timers and distribution summaries.
+	 */
+	private static List<String> families(Meter.Id id) {
+		String family = PrometheusNames.familyName(id);
+		return switch (id.getType()) {
+			case COUNTER -> List.of(family, family.substring(0, family.length() - "_total".length()));
+			case TIMER, DISTRIBUTION_SUMMARY -> List.of(family, family + "_max");
+			default -> List.of(family);
+		};
+	}
+
+	/**
+	 * Why a meter is denied: it would take a claimed family's name.
+	 * @param id the meter's id
+	 * @param family the claimed family
+	 * @return the failure to record
+	 */
+	IllegalStateException refusal(Meter.Id id, String family) {
+		String owner;
+		synchronized (this) {
+			owner = this.owners.getOrDefault(family, "the starter");
+		}
+		return new IllegalStateException("Meter '" + id.getName() + "' was not registered: it would be exposed as "
+				+ family + ", which is " + owner + ", registered with the Prometheus registry directly; two metrics "
+				+ "of one name would fail every scrape. Give the meter another name, or "
+				+ this.settingNames.micrometerBackend() + ".");
 	}
 
 	/**
@@ -105,16 +164,7 @@ public final class ClaimedFamilies {
 	 * @param family the claimed family
 	 */
 	void refused(Meter.Id id, String family) {
-		String owner;
-		synchronized (this) {
-			owner = this.owners.getOrDefault(family, "the starter");
-		}
-		IllegalStateException refusal = new IllegalStateException("Meter '" + id.getName()
-				+ "' was not registered: it would be exposed as " + family + ", which is " + owner
-				+ ", registered with the Prometheus registry directly "
-				+ "(controller.observability.operations.backend=prometheus); two metrics of one name would fail "
-				+ "every scrape. Give the meter another name, or set "
-				+ "controller.observability.operations.backend=micrometer.");
+		IllegalStateException refusal = refusal(id, family);
 		RecordingFailures sink = this.failures;
 		if (sink != null) {
 			sink.record("registration of meter " + id.getName(), refusal);

@@ -150,10 +150,9 @@ public final class PrometheusDurations implements OperationDurations {
 			if (PrometheusDurations.this.claimed.claim(names, owner)) {
 				return null;
 			}
-			return "Operation '" + descriptor.operation() + "' is not recorded: its duration histogram "
-					+ descriptor.familyName() + " would take the name of a meter registered through Micrometer before "
-					+ "it, and two metrics of one name would fail every scrape. Rename that meter, or set "
-					+ "controller.observability.operations.backend=micrometer.";
+			return PrometheusDurations.this.claimed
+				.taken("Operation '" + descriptor.operation() + "'", descriptor.familyName())
+				.getMessage();
 		}
 
 		private void register(NativeHistogram histogram, List<String> names) {

@@ -43,6 +43,11 @@ public record Setting(String property, String builderCall) {
 	/** Most distinct undeclared operations. */
 	public static final Setting MAX_OPERATIONS = of("operations.max-operations", "maxOperations");
 
+	/**
+	 * Where operation durations are recorded: Micrometer timers or Prometheus histograms.
+	 */
+	public static final Setting OPERATIONS_BACKEND = of("operations.backend", "operationHistograms");
+
 	/** The metric catalog. */
 	public static final Setting METRICS = of("metrics", "metric");
 

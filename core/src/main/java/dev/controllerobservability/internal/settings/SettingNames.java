@@ -33,6 +33,17 @@ public enum SettingNames {
 	};
 
 	/**
+	 * How to record operation durations as Micrometer timers again, the fix of a name
+	 * that the prometheus backend and a Micrometer meter both want.
+	 * @return the fix, such as
+	 * {@code set controller.observability.operations.backend=micrometer}
+	 */
+	public String micrometerBackend() {
+		return (this == PROPERTIES) ? "set " + of(Setting.OPERATIONS_BACKEND) + "=micrometer"
+				: "leave out " + of(Setting.OPERATIONS_BACKEND);
+	}
+
+	/**
 	 * The name of a setting in a message.
 	 * @param setting the setting
 	 * @return its name

@@ -149,7 +149,10 @@ public final class SettingRules {
 	 * @param prefixes the prefixes
 	 * @return the prefixes
 	 */
-	public static List<String> meterPrefixes(List<@Nullable String> prefixes) {
+	public static List<String> meterPrefixes(@Nullable List<@Nullable String> prefixes) {
+		if (prefixes == null) {
+			throw Setting.METER_PREFIXES.refuse(null, "the prefixes must not be null", "Pass no argument for none");
+		}
 		for (int i = 0; i < prefixes.size(); i++) {
 			String prefix = prefixes.get(i);
 			Setting setting = Setting.METER_PREFIXES.element(i);
@@ -211,17 +214,31 @@ public final class SettingRules {
 	 * @param definitions the settings by operation name as given, in order
 	 * @return the settings by snake_case operation name, in the same order
 	 */
-	public static Map<String, OperationDefinition> operationDefinitions(Map<String, OperationDefinition> definitions) {
+	public static Map<String, OperationDefinition> operationDefinitions(
+			Collection<? extends Map.Entry<@Nullable String, @Nullable OperationDefinition>> definitions) {
 		Map<String, OperationDefinition> checked = new LinkedHashMap<>();
 		Map<String, String> given = new LinkedHashMap<>();
-		for (Map.Entry<String, OperationDefinition> entry : definitions.entrySet()) {
+		for (Map.Entry<@Nullable String, @Nullable OperationDefinition> entry : definitions) {
+			if (entry.getKey() == null) {
+				throw Setting.operation("null")
+					.refuse(null, "an operation needs a name",
+							"Name the operation as it is called, such as 'apply-packing'");
+			}
 			Setting setting = Setting.operation(entry.getKey());
+			if (entry.getValue() == null) {
+				throw setting.refuse(null, "an operation's settings must not be null",
+						"Pass OperationDefinition.DEFAULT for the shared defaults");
+			}
 			String name = MetricNames.toSnakeCase(entry.getKey());
 			if (!MetricNames.isSnakeCase(name)) {
 				throw setting.refuse(entry.getKey(), "an operation name must turn into a snake_case metric name part",
 						"Use letters, digits, '-' and '_', starting with a letter, such as 'apply-packing'");
 			}
 			String previous = given.putIfAbsent(name, entry.getKey());
+			if (entry.getKey().equals(previous)) {
+				throw setting.refuse(entry.getKey(), "the operation '" + previous + "' is given twice",
+						"Keep one of the two definitions");
+			}
 			if (previous != null) {
 				throw setting.refuse(entry.getKey(),
 						"'" + entry.getKey() + "' and '" + previous + "' are the same operation ('" + name + "')",
@@ -266,7 +283,7 @@ public final class SettingRules {
 		}
 		catch (IllegalArgumentException ex) {
 			throw Setting.VERSION.refuse(version, "the controller's version must have the form MAJOR.MINOR.PATCH",
-					"Set it like 1.5.0, or remove it to use the build-info version");
+					"Set it like 1.5.0, or leave it unset (then the Spring Boot starter takes the build-info version)");
 		}
 	}
 
@@ -306,7 +323,10 @@ public final class SettingRules {
 	 * @param names the names
 	 * @return the names
 	 */
-	public static List<String> disabledMetrics(List<@Nullable String> names) {
+	public static List<String> disabledMetrics(@Nullable List<@Nullable String> names) {
+		if (names == null) {
+			throw Setting.DISABLED_METRICS.refuse(null, "the names must not be null", "Pass List.of() for none");
+		}
 		for (int i = 0; i < names.size(); i++) {
 			String name = names.get(i);
 			if (name == null || !PROMETHEUS_NAME.matcher(name).matches()) {
@@ -328,17 +348,22 @@ public final class SettingRules {
 	 * @return the same, unmodifiable
 	 */
 	public static Map<String, Map<String, Set<String>>> labelAllowList(
-			Map<String, ? extends Map<String, ? extends Collection<@Nullable String>>> allowList) {
+			Map<@Nullable String, ? extends Map<@Nullable String, ? extends @Nullable Collection<@Nullable String>>> allowList) {
 		Map<String, Map<String, Set<String>>> checked = new LinkedHashMap<>();
 		allowList.forEach((metric, labels) -> {
+			if (metric == null) {
+				throw Setting.LABEL_ALLOW_LIST.refuse(null, "an allow-list needs the metric's name",
+						"Name the metric as the scrape shows it, such as 'karpenter_nodes_created_total'");
+			}
 			Map<String, Set<String>> byLabel = new LinkedHashMap<>();
 			labels.forEach((label, values) -> {
-				Setting setting = Setting.LABEL_ALLOW_LIST.key(metric).key(label);
-				if (!MetricNames.isSnakeCase(label)) {
+				Setting setting = Setting.LABEL_ALLOW_LIST.key(metric).key(String.valueOf(label));
+				if (label == null || !MetricNames.isSnakeCase(label)) {
 					throw setting.refuse(label, "a label must be snake_case",
 							"Use the label's name as the metric declares it");
 				}
-				if (values.isEmpty() || values.stream().anyMatch((value) -> value == null || value.isEmpty())) {
+				if (values == null || values.isEmpty()
+						|| values.stream().anyMatch((value) -> value == null || value.isEmpty())) {
 					throw setting.refuse(values, "an allow-list needs at least one value and no empty value",
 							"List the allowed values, such as [us-east-1a, us-east-1b]");
 				}
@@ -347,6 +372,19 @@ public final class SettingRules {
 			checked.put(metric, Map.copyOf(byLabel));
 		});
 		return Map.copyOf(checked);
+	}
+
+	/**
+	 * Checks that no declared metric is missing.
+	 * @param metrics the declared metrics
+	 * @return the same metrics
+	 */
+	public static List<MetricDefinition> metrics(List<@Nullable MetricDefinition> metrics) {
+		if (metrics.contains(null)) {
+			throw Setting.METRICS.refuse(null, "a declared metric must not be null",
+					"Pass a definition such as MetricDefinition.counter(\"nodes_created_total\").help(\"…\").build()");
+		}
+		return List.copyOf(metrics);
 	}
 
 	/**
