@@ -22,7 +22,6 @@ import dev.controllerobservability.catalog.ControllerMetrics;
 import dev.controllerobservability.lint.MetricsLinter;
 import dev.controllerobservability.operations.ControllerOperations;
 import dev.controllerobservability.rules.RuleSet;
-import dev.controllerobservability.internal.settings.SettingNames;
 
 import static org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration.APPLICATION_TASK_EXECUTOR_BEAN_NAME;
 
@@ -55,7 +54,7 @@ public final class ControllerRulesAndLintAutoConfiguration {
 	@ConditionalOnMissingBean
 	MetricsLinter controllerMetricsLinter(ControllerObservabilitySettings settings) {
 		return new MetricsLinter(settings.namespace(), settings.lint().allowedLabels(),
-				settings.lint().frameworkPrefixes(), SettingNames.PROPERTIES);
+				settings.lint().frameworkPrefixes(), ControllerObservabilityProperties.PREFIX + ".lint.allowed-labels");
 	}
 
 	@Configuration(proxyBeanMethods = false)

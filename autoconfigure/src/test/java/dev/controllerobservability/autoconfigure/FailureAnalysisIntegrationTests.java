@@ -58,7 +58,8 @@ class FailureAnalysisIntegrationTests {
 		assertThat(output).contains("APPLICATION FAILED TO START",
 				"Controller metrics have lint findings, and controller.observability.lint.mode is fail:",
 				"    karpenter_wait_ms metric names should not contain abbreviated units",
-				"    karpenter_wait_ms label \"pod_uid\" suggests an unbounded value",
+				"    karpenter_wait_ms label \"pod_uid\" suggests an unbounded value; allow it with "
+						+ "controller.observability.lint.allowed-labels if it is bounded",
 				"or set controller.observability.lint.mode=warn.");
 	}
 

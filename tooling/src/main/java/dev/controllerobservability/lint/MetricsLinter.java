@@ -12,8 +12,6 @@ import java.util.TreeSet;
 import dev.controllerobservability.exposition.ExposedFamily;
 import dev.controllerobservability.exposition.Exposition;
 import dev.controllerobservability.internal.metrics.MetricConventions;
-import dev.controllerobservability.internal.settings.Setting;
-import dev.controllerobservability.internal.settings.SettingNames;
 
 /**
  * Lints what an application exposes: every rule of {@code promtool check metrics} with
@@ -30,10 +28,6 @@ import dev.controllerobservability.internal.settings.SettingNames;
  * {@code new MetricsLinter("karpenter", Set.of(), List.of()).lint(Exposition.parse(scrape))}.
  */
 public final class MetricsLinter {
-
-	/** Label names declared bounded, as each path sets them. */
-	private static final Setting ALLOWED_LABELS = new Setting("lint.allowed-labels",
-			"new MetricsLinter(namespace, allowedLabels, frameworkPrefixes) allowedLabels");
 
 	/** Label names that usually carry one value per object, and so grow without bound. */
 	static final Set<String> UNBOUNDED_LABELS = Set.of("id", "uid", "name", "pod", "pod_name", "pod_uid", "node_name",
@@ -55,7 +49,7 @@ public final class MetricsLinter {
 	 * ({@code jvm}, {@code process}, {@code http}, ...)
 	 */
 	public MetricsLinter(String namespace, Set<String> allowedLabels, List<String> frameworkPrefixes) {
-		this(namespace, allowedLabels, frameworkPrefixes, SettingNames.BUILDER);
+		this(namespace, allowedLabels, frameworkPrefixes, "the allowedLabels of new MetricsLinter(…)");
 	}
 
 	/**
@@ -64,12 +58,12 @@ public final class MetricsLinter {
 	 * @param namespace the controller's namespace
 	 * @param allowedLabels label names the user declared bounded despite their name
 	 * @param frameworkPrefixes name prefixes of framework metrics besides the usual ones
-	 * @param settingNames how findings name the allowed labels: this constructor's
-	 * argument in plain Java, the property on the Spring Boot path
+	 * @param allowedLabelsSetting how findings name where the allowed labels are set,
+	 * such as {@code controller.observability.lint.allowed-labels}
 	 */
 	public MetricsLinter(String namespace, Set<String> allowedLabels, List<String> frameworkPrefixes,
-			SettingNames settingNames) {
-		this.allowedLabelsSetting = settingNames.of(ALLOWED_LABELS);
+			String allowedLabelsSetting) {
+		this.allowedLabelsSetting = allowedLabelsSetting;
 		this.namespacePrefix = namespace + "_";
 		this.allowedLabels = Set.copyOf(allowedLabels);
 		List<String> prefixes = new ArrayList<>(MetricConventions.FRAMEWORK_PREFIXES);
