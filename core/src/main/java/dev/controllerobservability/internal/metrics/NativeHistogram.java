@@ -42,11 +42,12 @@ import io.prometheus.metrics.model.snapshots.NativeHistogramBuckets;
  * <p>
  * Classic buckets are exact for every value: a value is counted in the first bucket whose
  * upper bound is not below it ({@code le} includes its bound), whatever its native
- * bucket. {@code _count} counts every observation but NaN, and {@code _sum} is the double
+ * bucket. {@code _count} counts every observation counted, and {@code _sum} is the double
  * sum of the observations in the order they came, as Prometheus clients keep it. What
- * values the native buckets cover is the {@link Range} the histogram is built with:
- * {@link Range#DURATIONS} (the default) or {@link Range#ALL_VALUES}. NaN is never
- * counted, in either.
+ * values are counted, and what values the native buckets cover, is the {@link Range} the
+ * histogram is built with: {@link Range#DURATIONS} (the default) or
+ * {@link Range#ALL_VALUES}. NaN is never counted; {@link DataPoint#observe} says whether
+ * a value was.
  */
 public final class NativeHistogram implements Collector {
 
@@ -283,10 +284,10 @@ public final class NativeHistogram implements Collector {
 		/**
 		 * Durations in seconds: a negative value counts as zero (in its classic bucket
 		 * and in the sum), one of at most 2^-30 s (about a nanosecond) falls in the zero
-		 * bucket, and one beyond 2^(271/8) s (about 500 years) in the highest native
-		 * bucket, 271.
+		 * bucket, and one beyond 2^(271/8) s (about 500 years), +Inf included, in the
+		 * highest native bucket, 271.
 		 */
-		DURATIONS(-30, 271, true),
+		DURATIONS(-30, 271, true, Double.POSITIVE_INFINITY),
 
 		/**
 		 * Any value, each in the native bucket the native histogram specification gives
@@ -299,7 +300,7 @@ public final class NativeHistogram implements Collector {
 		 * from its bits as a normal double's is) and it is a power of two, so a bucket
 		 * bound at every schema.
 		 */
-		ALL_VALUES(-1022, 8192, false);
+		ALL_VALUES(-1022, 8192, false, Double.MAX_VALUE);
 
 		private final double zeroThreshold;
 
@@ -310,7 +311,11 @@ public final class NativeHistogram implements Collector {
 
 		private final boolean negativeAsZero;
 
-		Range(int zeroThresholdExponent, int maxIndex, boolean negativeAsZero) {
+		/** The largest magnitude counted. */
+		private final double largest;
+
+		Range(int zeroThresholdExponent, int maxIndex, boolean negativeAsZero, double largest) {
+			this.largest = largest;
 			this.zeroThreshold = Math.scalb(1.0, zeroThresholdExponent);
 			this.minIndex = zeroThresholdExponent * SUB_BUCKETS;
 			this.maxIndex = maxIndex;
@@ -431,18 +436,22 @@ public final class NativeHistogram implements Collector {
 		}
 
 		/**
-		 * Counts one observation, unless it is NaN.
+		 * Counts one observation, unless it is NaN or, for {@link Range#ALL_VALUES},
+		 * infinite.
 		 * @param value the value, in seconds for {@link Range#DURATIONS}
+		 * @return whether it was counted
 		 */
-		public void observe(double value) {
+		public boolean observe(double value) {
 			NativeHistogram histogram = this.histogram;
 			double observed = histogram.range.negativeAsZero ? Math.max(value, 0.0) : value;
-			if (Double.isNaN(observed)) {
-				return;
+			// False for NaN too.
+			if (!(Math.abs(observed) <= histogram.range.largest)) {
+				return false;
 			}
 			int slot = histogram.rawSlot(observed) - histogram.firstSlot;
 			chunk(slot >>> CHUNK_BITS).incrementAndGet(slot & (CHUNK_SIZE - 1));
 			this.sum.add(observed);
+			return true;
 		}
 
 		private AtomicLongArray chunk(int chunk) {
