@@ -1,6 +1,5 @@
 package dev.controllerobservability.internal.metrics;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -19,26 +18,36 @@ import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.NativeHistogramBuckets;
 
 /**
- * A duration histogram as controller-runtime declares its histograms: classic buckets
- * and, at once, native buckets of schema 3 (bucket factor 1.1), at most 100 of them. It
- * is a prometheus-metrics-model {@link Collector}, registered straight with the
- * application's {@code PrometheusRegistry}: the text format carries its classic buckets;
+ * A histogram with classic buckets and, at once, native buckets of schema 3 (bucket
+ * factor 1.1), at most 100 of them, as controller-runtime declares its histograms. It is
+ * a prometheus-metrics-model {@link Collector}, registered straight with the
+ * application's {@code PrometheusRegistry}: the text formats carry its classic buckets;
  * the protobuf format, which Prometheus asks for when native histograms are enabled,
  * carries both.
  * <p>
  * An observation allocates nothing and takes no lock: it adds to one counter and to the
  * sum. The counters are those of the native buckets, each split at the classic bounds
  * that fall inside it, so that a scrape reads both the classic and the native buckets
- * from the same counts, and they always agree, as the exposition formats require.
- * prometheus-metrics-core's own histogram allocates on every observation once native
- * buckets are on, finds the native bucket by halving the value in a loop, and adds to
- * four counters. Native buckets are kept at schema 3 for good and widened only in what a
- * scrape shows, when more than 100 hold observations; so the histogram never has to start
- * over (a counter reset for Prometheus) to regain its resolution.
+ * from the same counts, and they always agree, as the exposition formats require. The
+ * counter of a value is its native bucket's position plus its classic bucket's index,
+ * both found from the value itself, so no table per native bucket is kept, and a series
+ * creates its counters 32 at a time when first used. prometheus-metrics-core's own
+ * histogram allocates on every observation once native buckets are on, finds the native
+ * bucket by halving the value in a loop, and adds to four counters; Micrometer's
+ * {@code DistributionSummary} rounds every observation up to a whole number before it
+ * picks a bucket (micrometer#516), so bounds such as 0.25 never split observations, and
+ * has no native buckets. Native buckets are kept at schema 3 for good and widened only in
+ * what a scrape shows, when more than 100 hold observations; so the histogram never has
+ * to start over (a counter reset for Prometheus) to regain its resolution.
  * <p>
- * Observations are durations in seconds: a negative one counts as zero, one of at most
- * 2^-30 s (about a nanosecond) falls in the zero bucket, one beyond about 500 years in
- * the highest native bucket, and NaN is not counted.
+ * Classic buckets are exact for every value: a value is counted in the first bucket whose
+ * upper bound is not below it ({@code le} includes its bound), whatever its native
+ * bucket. {@code _count} counts every observation counted, and {@code _sum} is the double
+ * sum of the observations in the order they came, as Prometheus clients keep it. What
+ * values are counted, and what values the native buckets cover, is the {@link Range} the
+ * histogram is built with: {@link Range#DURATIONS} (the default) or
+ * {@link Range#ALL_VALUES}. NaN is never counted; {@link DataPoint#observe} says whether
+ * a value was.
  */
 public final class NativeHistogram implements Collector {
 
@@ -48,28 +57,19 @@ public final class NativeHistogram implements Collector {
 	/** Most native buckets a scrape shows; more are widened by lowering the schema. */
 	public static final int MAX_BUCKETS = 100;
 
-	/** Observations up to 2^-30 seconds (0.93 ns) are counted as zero. */
-	static final double ZERO_THRESHOLD = Math.scalb(1.0, -30);
-
 	/** Lowest schema a scrape may fall back to. */
 	private static final int MIN_SCHEMA = -4;
 
 	private static final int SUB_BUCKETS = 1 << SCHEMA;
 
-	/** The native bucket whose upper bound is the zero threshold; it stays empty. */
-	private static final int MIN_INDEX = -30 * SUB_BUCKETS;
-
-	/** Native buckets kept: up to 2^(271/8) s, about 500 years. */
-	private static final int NATIVE_BUCKETS = 512;
-
-	private static final int MAX_INDEX = MIN_INDEX + NATIVE_BUCKETS - 1;
-
-	/** No native bucket: the zero bucket. */
-	private static final int ZERO = Integer.MIN_VALUE;
-
 	private static final int CHUNK_BITS = 5;
 
 	private static final int CHUNK_SIZE = 1 << CHUNK_BITS;
+
+	/** Chunks of counters per page: a series creates pages, then chunks, on first use. */
+	private static final int PAGE_BITS = 5;
+
+	private static final int PAGE_SIZE = 1 << PAGE_BITS;
 
 	/**
 	 * Where the schema-3 buckets start in each power of two, as fractions of it in [0.5,
@@ -109,23 +109,21 @@ public final class NativeHistogram implements Collector {
 
 	private final String help;
 
+	private final Range range;
+
 	private final double[] upperBounds;
 
-	/**
-	 * For each native bucket, two numbers: the classic bucket of its smallest values, and
-	 * what to add to a classic bucket index to find the counter of the native bucket's
-	 * values in that classic bucket.
-	 */
-	private final int[] layout;
+	/** Native bucket positions below the zero bucket's: the negative buckets. */
+	private final int zeroPosition;
 
-	/** The classic bucket of the zero bucket's smallest values. */
-	private final int zeroFirstClassic;
+	/** What is taken off a value's position plus classic index to make its counter. */
+	private final int firstSlot;
 
-	/** For each counter, its native bucket ({@link #ZERO} for the zero bucket). */
-	private final int[] slotNative;
+	/** Counters a series may need. */
+	private final int slots;
 
-	/** For each counter, its classic bucket. */
-	private final int[] slotClassic;
+	/** For each classic bucket, its first counter, to find a counter's classic bucket. */
+	private final int[] classicFirstSlot;
 
 	private final String[] labelNames;
 
@@ -133,39 +131,35 @@ public final class NativeHistogram implements Collector {
 
 	private final Map<List<String>, DataPoint> dataPoints = new ConcurrentHashMap<>();
 
-	private NativeHistogram(String name, String help, double[] upperBounds, String[] labelNames, Labels constLabels) {
+	private NativeHistogram(String name, String help, Range range, double[] upperBounds, String[] labelNames,
+			Labels constLabels) {
 		this.name = name;
 		this.help = help;
+		this.range = range;
 		this.upperBounds = upperBounds;
 		this.labelNames = labelNames;
 		this.constLabels = constLabels;
-		// The zero bucket first, split at the classic bounds up to the zero threshold,
-		// then each native bucket, split at the classic bounds inside it.
-		List<int[]> slots = new ArrayList<>();
-		this.zeroFirstClassic = classicIndex(upperBounds, 0.0);
-		for (int classic = this.zeroFirstClassic; classic <= classicIndex(upperBounds, ZERO_THRESHOLD); classic++) {
-			slots.add(new int[] { ZERO, classic });
+		this.zeroPosition = range.negativeAsZero ? 0 : range.maxIndex - range.minIndex;
+		// Position and classic index both rise with the value, and one at least rises
+		// from
+		// one counter to the next: their sum numbers the counters in the order of values.
+		double lowest = range.negativeAsZero ? 0.0 : Double.NEGATIVE_INFINITY;
+		this.firstSlot = rawSlot(lowest);
+		this.slots = rawSlot(Double.POSITIVE_INFINITY) - this.firstSlot + 1;
+		this.classicFirstSlot = new int[upperBounds.length];
+		for (int classic = 0; classic < upperBounds.length; classic++) {
+			double smallest = (classic == 0) ? lowest : Math.max(lowest, Math.nextUp(upperBounds[classic - 1]));
+			// A classic bucket wholly below the lowest value has no counters.
+			this.classicFirstSlot[classic] = (upperBounds[classic] < lowest) ? Integer.MIN_VALUE
+					: rawSlot(smallest) - this.firstSlot;
 		}
-		this.layout = new int[2 * NATIVE_BUCKETS];
-		for (int position = 0; position < NATIVE_BUCKETS; position++) {
-			int index = MIN_INDEX + position;
-			double upper = (index == MAX_INDEX) ? Double.POSITIVE_INFINITY : lowerBound(index + 1);
-			int first = classicIndex(upperBounds, Math.nextUp(lowerBound(index)));
-			this.layout[2 * position] = first;
-			this.layout[2 * position + 1] = slots.size() - first;
-			for (int classic = first; classic <= classicIndex(upperBounds, upper); classic++) {
-				slots.add(new int[] { index, classic });
-			}
-		}
-		this.slotNative = slots.stream().mapToInt((slot) -> slot[0]).toArray();
-		this.slotClassic = slots.stream().mapToInt((slot) -> slot[1]).toArray();
 	}
 
 	/**
-	 * A builder of a histogram.
+	 * A builder of a histogram, of {@link Range#DURATIONS} unless told otherwise.
 	 * @param name the Prometheus name, such as {@code workqueue_work_duration_seconds}
 	 * @param help its help text
-	 * @param classicBuckets classic upper bounds in seconds, ascending
+	 * @param classicBuckets classic upper bounds, ascending and finite
 	 * @return the builder, for labels
 	 */
 	public static Builder builder(String name, String help, List<Double> classicBuckets) {
@@ -216,11 +210,14 @@ public final class NativeHistogram implements Collector {
 	/**
 	 * The native bucket of a positive value at schema 3: bucket {@code i} holds the
 	 * values in (2^((i-1)/8), 2^(i/8)].
-	 * @param value a value above the zero threshold
+	 * @param value a normal double above zero, or +Inf (in bucket 8192, whose upper bound
+	 * 2^1024 is +Inf as a double)
 	 * @return the bucket index
 	 */
 	static int nativeIndex(double value) {
 		// value = fraction * 2^(exponent + 1), fraction in [0.5, 1), as Go's math.Frexp.
+		// For a subnormal double the significand bits are no such fraction: the zero
+		// threshold keeps them out.
 		int exponent = Math.getExponent(value);
 		long significand = Double.doubleToRawLongBits(value) & SIGNIFICAND_BITS;
 		double fraction = Double.longBitsToDouble(significand | EXPONENT_OF_ONE_HALF);
@@ -233,36 +230,107 @@ public final class NativeHistogram implements Collector {
 		return exponent * SUB_BUCKETS + below;
 	}
 
-	/**
-	 * The lower bound of a schema-3 native bucket: values above it belong to the bucket.
-	 * @param index the bucket index
-	 * @return 2^((index-1)/8) with the server's bounds
-	 */
-	private static double lowerBound(int index) {
-		int below = index - 1;
-		return Math.scalb(SUB_BUCKET_BOUNDS[Math.floorMod(below, SUB_BUCKETS)], Math.floorDiv(below, SUB_BUCKETS) + 1);
-	}
-
 	/** The classic bucket of a value: the first whose upper bound is not below it. */
 	private static int classicIndex(double[] upperBounds, double value) {
+		// Bounds hold no -0.0, and -0.0 sorts just below 0.0: it finds 0.0's bucket.
 		int found = Arrays.binarySearch(upperBounds, value);
 		return (found >= 0) ? found : -found - 1;
 	}
 
-	/** The counter of a value above the zero threshold. */
-	private int slot(double value) {
-		int entry = 2 * (Math.min(nativeIndex(value), MAX_INDEX) - MIN_INDEX);
-		int classic = this.layout[entry];
-		// Past the classic bounds inside the native bucket, if any.
-		while (this.upperBounds[classic] < value) {
-			classic++;
+	/**
+	 * The position of a value's native bucket among all of them, in the order of values:
+	 * negative buckets, the zero bucket, positive buckets.
+	 */
+	private int position(double value) {
+		double magnitude = Math.abs(value);
+		if (!(magnitude > this.range.zeroThreshold)) {
+			return this.zeroPosition;
 		}
-		return this.layout[entry + 1] + classic;
+		int fromZero = Math.min(nativeIndex(magnitude), this.range.maxIndex) - this.range.minIndex;
+		return (value > 0) ? this.zeroPosition + fromZero : this.zeroPosition - fromZero;
 	}
 
-	/** The counter of a value in the zero bucket, not negative. */
-	private int zeroSlot(double value) {
-		return classicIndex(this.upperBounds, value) - this.zeroFirstClassic;
+	/**
+	 * The counter of a value, not NaN, in the range, before {@link #firstSlot} is taken
+	 * off.
+	 */
+	private int rawSlot(double value) {
+		return position(value) + classicIndex(this.upperBounds, value);
+	}
+
+	/** The classic bucket of a counter: the last whose first counter is not after it. */
+	private int classicOf(int slot) {
+		int low = 0;
+		int high = this.classicFirstSlot.length - 1;
+		while (low < high) {
+			int middle = (low + high + 1) >>> 1;
+			if (this.classicFirstSlot[middle] <= slot) {
+				low = middle;
+			}
+			else {
+				high = middle - 1;
+			}
+		}
+		return low;
+	}
+
+	/**
+	 * What values the native buckets cover, and how values outside are counted. Classic
+	 * buckets, {@code _count} and {@code _sum} are exact in both but for what
+	 * {@link #DURATIONS} counts as zero.
+	 */
+	public enum Range {
+
+		/**
+		 * Durations in seconds: a negative value counts as zero (in its classic bucket
+		 * and in the sum), one of at most 2^-30 s (about a nanosecond) falls in the zero
+		 * bucket, and one beyond 2^(271/8) s (about 500 years), +Inf included, in the
+		 * highest native bucket, 271.
+		 */
+		DURATIONS(-30, 271, true, Double.POSITIVE_INFINITY),
+
+		/**
+		 * Any value, each in the native bucket the native histogram specification gives
+		 * it: a negative value in the negative bucket mirroring its magnitude's, 0, -0.0
+		 * and subnormal values (at most {@link Double#MIN_NORMAL}, 2^-1022, in magnitude)
+		 * in the zero bucket, and the largest values, infinities included, in bucket
+		 * 8192, (2^(8191/8), 2^1024], whose upper bound is +Inf as a double. The zero
+		 * threshold is the smallest normal double because it is the smallest that gives
+		 * every normal double its own bucket (the bucket of a subnormal cannot be read
+		 * from its bits as a normal double's is) and it is a power of two, so a bucket
+		 * bound at every schema.
+		 */
+		ALL_VALUES(-1022, 8192, false, Double.MAX_VALUE);
+
+		private final double zeroThreshold;
+
+		/** The native bucket whose upper bound is the zero threshold; it stays empty. */
+		private final int minIndex;
+
+		private final int maxIndex;
+
+		private final boolean negativeAsZero;
+
+		/** The largest magnitude counted. */
+		private final double largest;
+
+		Range(int zeroThresholdExponent, int maxIndex, boolean negativeAsZero, double largest) {
+			this.largest = largest;
+			this.zeroThreshold = Math.scalb(1.0, zeroThresholdExponent);
+			this.minIndex = zeroThresholdExponent * SUB_BUCKETS;
+			this.maxIndex = maxIndex;
+			this.negativeAsZero = negativeAsZero;
+		}
+
+		/**
+		 * The zero bucket's threshold: values of at most this magnitude are counted in
+		 * it.
+		 * @return 2^-30 for durations, 2^-1022 for all values
+		 */
+		public double zeroThreshold() {
+			return this.zeroThreshold;
+		}
+
 	}
 
 	/**
@@ -276,6 +344,8 @@ public final class NativeHistogram implements Collector {
 
 		private final double[] upperBounds;
 
+		private Range range = Range.DURATIONS;
+
 		private String[] labelNames = new String[0];
 
 		private Labels constLabels = Labels.EMPTY;
@@ -285,7 +355,13 @@ public final class NativeHistogram implements Collector {
 			this.help = Objects.requireNonNull(help, "help");
 			double[] bounds = new double[classicBuckets.size() + 1];
 			for (int i = 0; i < classicBuckets.size(); i++) {
-				bounds[i] = classicBuckets.get(i);
+				Double bucket = classicBuckets.get(i);
+				if (bucket == null || !Double.isFinite(bucket)) {
+					throw new IllegalArgumentException(name + ": classic buckets must be finite numbers, got "
+							+ classicBuckets + "; +Inf is always the last bucket");
+				}
+				// -0.0 is 0.0 as a bound: a value of 0.0 is not above it.
+				bounds[i] = bucket + 0.0;
 				if (i > 0 && !(bounds[i] > bounds[i - 1])) {
 					throw new IllegalArgumentException(
 							name + ": classic buckets must be ascending, got " + classicBuckets);
@@ -293,6 +369,16 @@ public final class NativeHistogram implements Collector {
 			}
 			bounds[classicBuckets.size()] = Double.POSITIVE_INFINITY;
 			this.upperBounds = bounds;
+		}
+
+		/**
+		 * Sets what values the native buckets cover.
+		 * @param range {@link Range#DURATIONS}, the default, or {@link Range#ALL_VALUES}
+		 * @return this builder
+		 */
+		public Builder range(Range range) {
+			this.range = Objects.requireNonNull(range, "range");
+			return this;
 		}
 
 		/**
@@ -320,7 +406,8 @@ public final class NativeHistogram implements Collector {
 		 * @return the histogram
 		 */
 		public NativeHistogram build() {
-			return new NativeHistogram(this.name, this.help, this.upperBounds, this.labelNames, this.constLabels);
+			return new NativeHistogram(this.name, this.help, this.range, this.upperBounds, this.labelNames,
+					this.constLabels);
 		}
 
 	}
@@ -337,42 +424,46 @@ public final class NativeHistogram implements Collector {
 
 		private final long createdMillis = System.currentTimeMillis();
 
-		private final AtomicReferenceArray<AtomicLongArray> chunks;
+		private final AtomicReferenceArray<AtomicReferenceArray<AtomicLongArray>> pages;
 
 		private final DoubleAdder sum = new DoubleAdder();
 
 		DataPoint(NativeHistogram histogram, Labels labels) {
 			this.histogram = histogram;
 			this.labels = labels;
-			this.chunks = new AtomicReferenceArray<>((histogram.slotNative.length + CHUNK_SIZE - 1) >>> CHUNK_BITS);
+			int pageCounters = CHUNK_SIZE * PAGE_SIZE;
+			this.pages = new AtomicReferenceArray<>((histogram.slots + pageCounters - 1) / pageCounters);
 		}
 
 		/**
-		 * Counts one observation.
-		 * @param seconds the duration in seconds
+		 * Counts one observation, unless it is NaN or, for {@link Range#ALL_VALUES},
+		 * infinite.
+		 * @param value the value, in seconds for {@link Range#DURATIONS}
+		 * @return whether it was counted
 		 */
-		public void observe(double seconds) {
-			double value = seconds;
-			int slot;
-			if (value > ZERO_THRESHOLD) {
-				slot = this.histogram.slot(value);
+		public boolean observe(double value) {
+			NativeHistogram histogram = this.histogram;
+			double observed = histogram.range.negativeAsZero ? Math.max(value, 0.0) : value;
+			// False for NaN too.
+			if (!(Math.abs(observed) <= histogram.range.largest)) {
+				return false;
 			}
-			else if (Double.isNaN(value)) {
-				return;
-			}
-			else {
-				value = Math.max(value, 0.0);
-				slot = this.histogram.zeroSlot(value);
-			}
+			int slot = histogram.rawSlot(observed) - histogram.firstSlot;
 			chunk(slot >>> CHUNK_BITS).incrementAndGet(slot & (CHUNK_SIZE - 1));
-			this.sum.add(value);
+			this.sum.add(observed);
+			return true;
 		}
 
 		private AtomicLongArray chunk(int chunk) {
-			AtomicLongArray counts = this.chunks.get(chunk);
+			AtomicReferenceArray<AtomicLongArray> page = this.pages.get(chunk >>> PAGE_BITS);
+			if (page == null) {
+				this.pages.compareAndSet(chunk >>> PAGE_BITS, null, new AtomicReferenceArray<>(PAGE_SIZE));
+				page = this.pages.get(chunk >>> PAGE_BITS);
+			}
+			AtomicLongArray counts = page.get(chunk & (PAGE_SIZE - 1));
 			if (counts == null) {
-				this.chunks.compareAndSet(chunk, null, new AtomicLongArray(CHUNK_SIZE));
-				counts = this.chunks.get(chunk);
+				page.compareAndSet(chunk & (PAGE_SIZE - 1), null, new AtomicLongArray(CHUNK_SIZE));
+				counts = page.get(chunk & (PAGE_SIZE - 1));
 			}
 			return counts;
 		}
@@ -381,72 +472,108 @@ public final class NativeHistogram implements Collector {
 			NativeHistogram histogram = this.histogram;
 			long[] classicCounts = new long[histogram.upperBounds.length];
 			long zeroCount = 0;
-			int[] indexes = new int[CHUNK_SIZE];
-			long[] counts = new long[CHUNK_SIZE];
-			int size = 0;
+			NativeCounts positive = new NativeCounts();
+			NativeCounts negative = new NativeCounts();
 			// Each counter is read once, and both kinds of buckets are summed from it.
-			for (int chunk = 0; chunk < this.chunks.length(); chunk++) {
-				AtomicLongArray chunkCounts = this.chunks.get(chunk);
-				for (int i = 0; chunkCounts != null && i < CHUNK_SIZE; i++) {
-					long count = chunkCounts.get(i);
-					if (count == 0) {
-						continue;
-					}
-					int slot = (chunk << CHUNK_BITS) + i;
-					classicCounts[histogram.slotClassic[slot]] += count;
-					int index = histogram.slotNative[slot];
-					if (index == ZERO) {
-						zeroCount += count;
-					}
-					else if (size > 0 && indexes[size - 1] == index) {
-						counts[size - 1] += count;
-					}
-					else {
-						if (size == indexes.length) {
-							indexes = Arrays.copyOf(indexes, size * 2);
-							counts = Arrays.copyOf(counts, size * 2);
+			for (int p = 0; p < this.pages.length(); p++) {
+				AtomicReferenceArray<AtomicLongArray> page = this.pages.get(p);
+				for (int c = 0; page != null && c < PAGE_SIZE; c++) {
+					AtomicLongArray chunkCounts = page.get(c);
+					for (int i = 0; chunkCounts != null && i < CHUNK_SIZE; i++) {
+						long count = chunkCounts.get(i);
+						if (count == 0) {
+							continue;
 						}
-						indexes[size] = index;
-						counts[size++] = count;
+						int slot = (((p << PAGE_BITS) + c) << CHUNK_BITS) + i;
+						int classic = histogram.classicOf(slot);
+						classicCounts[classic] += count;
+						int fromZero = slot + histogram.firstSlot - classic - histogram.zeroPosition;
+						if (fromZero == 0) {
+							zeroCount += count;
+						}
+						else if (fromZero > 0) {
+							positive.add(histogram.range.minIndex + fromZero, count);
+						}
+						else {
+							negative.add(histogram.range.minIndex - fromZero, count);
+						}
 					}
 				}
 			}
+			// Negative buckets came from the most negative value up: the highest index
+			// first.
+			negative.reverse();
 			int schema = SCHEMA;
-			while (size > MAX_BUCKETS && schema > MIN_SCHEMA) {
-				size = widen(indexes, counts, size);
+			while (positive.size + negative.size > MAX_BUCKETS && schema > MIN_SCHEMA) {
+				positive.widen();
+				negative.widen();
 				schema--;
 			}
 			return HistogramDataPointSnapshot.builder()
 				.classicHistogramBuckets(ClassicHistogramBuckets.of(histogram.upperBounds, classicCounts))
 				.nativeSchema(schema)
-				.nativeZeroThreshold(ZERO_THRESHOLD)
+				.nativeZeroThreshold(histogram.range.zeroThreshold)
 				.nativeZeroCount(zeroCount)
-				.nativeBucketsForPositiveValues(
-						NativeHistogramBuckets.of(Arrays.copyOf(indexes, size), Arrays.copyOf(counts, size)))
+				.nativeBucketsForPositiveValues(positive.buckets())
+				.nativeBucketsForNegativeValues(negative.buckets())
 				.sum(this.sum.sum())
 				.labels(this.labels)
 				.createdTimestampMillis(this.createdMillis)
 				.build();
 		}
 
-		/**
-		 * Halves the resolution of ascending native buckets in place: bucket {@code i}
-		 * becomes bucket {@code ceil(i / 2)} of the schema below.
-		 * @return the number of buckets left
-		 */
-		private static int widen(int[] indexes, long[] counts, int size) {
-			int widened = 0;
-			for (int i = 0; i < size; i++) {
-				int index = Math.floorDiv(indexes[i] + 1, 2);
-				if (widened > 0 && indexes[widened - 1] == index) {
-					counts[widened - 1] += counts[i];
-				}
-				else {
-					indexes[widened] = index;
-					counts[widened++] = counts[i];
-				}
+	}
+
+	/** Native buckets of one sign being read for a scrape, ascending by index. */
+	private static final class NativeCounts {
+
+		private int[] indexes = new int[CHUNK_SIZE];
+
+		private long[] counts = new long[CHUNK_SIZE];
+
+		private int size;
+
+		/** Adds to the last bucket if it is the same, else appends one. */
+		void add(int index, long count) {
+			if (this.size > 0 && this.indexes[this.size - 1] == index) {
+				this.counts[this.size - 1] += count;
+				return;
 			}
-			return widened;
+			if (this.size == this.indexes.length) {
+				this.indexes = Arrays.copyOf(this.indexes, this.size * 2);
+				this.counts = Arrays.copyOf(this.counts, this.size * 2);
+			}
+			this.indexes[this.size] = index;
+			this.counts[this.size++] = count;
+		}
+
+		void reverse() {
+			for (int i = 0, j = this.size - 1; i < j; i++, j--) {
+				int index = this.indexes[i];
+				this.indexes[i] = this.indexes[j];
+				this.indexes[j] = index;
+				long count = this.counts[i];
+				this.counts[i] = this.counts[j];
+				this.counts[j] = count;
+			}
+		}
+
+		/**
+		 * Halves the resolution in place: bucket {@code i} becomes bucket
+		 * {@code ceil(i / 2)} of the schema below.
+		 */
+		void widen() {
+			int[] from = Arrays.copyOf(this.indexes, this.size);
+			long[] fromCounts = Arrays.copyOf(this.counts, this.size);
+			this.size = 0;
+			for (int i = 0; i < from.length; i++) {
+				add(Math.floorDiv(from[i] + 1, 2), fromCounts[i]);
+			}
+		}
+
+		NativeHistogramBuckets buckets() {
+			return NativeHistogramBuckets.of(Arrays.copyOf(this.indexes, this.size),
+					Arrays.copyOf(this.counts, this.size));
 		}
 
 	}
