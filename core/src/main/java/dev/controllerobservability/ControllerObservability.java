@@ -403,6 +403,7 @@ public final class ControllerObservability {
 		 */
 		public ControllerObservability build() {
 			CheckedSettings settings = check();
+			SettingRules.allowListFits(settings.labelAllowList(), settings.maxLabelValueLength());
 			MetricCatalog catalog = SettingRules.catalog(settings.namespace(), settings.metrics());
 			new SettingReferences(settings.namespace(), settings.operationTags(), settings.operationDefinitions(),
 					List.of(), catalog, SettingNames.BUILDER)

@@ -94,6 +94,21 @@ class ControllerObservabilityBuilderTests {
 				refused("label-allow-list.widgets_x_total.zone",
 						(b) -> b.labelAllowList("widgets_x_total", "zone", (String[]) null),
 						"labelAllowList(…) key \"widgets_x_total\" key \"zone\"", null, "at least one value"),
+				refused("metrics.observability_errors_total",
+						(b) -> b.metric(MetricDefinition.counter("observability_errors_total").help("Mine.").build()),
+						"metric(MetricDefinition \"observability_errors_total\")", "observability_errors_total",
+						"one of the metrics the starter keeps about itself"),
+				refused("metrics.hidden_metrics",
+						(b) -> b.metric(MetricDefinition.gauge("hidden_metrics").help("Mine.").build()),
+						"metric(MetricDefinition \"hidden_metrics\")", "hidden_metrics",
+						"one of the metrics the starter keeps about itself"),
+				refused("label-allow-list.widgets_x_total.zone",
+						(b) -> b.metric(MetricDefinition.counter("x_total").help("X.").labels("zone").build())
+							.namespace("widgets")
+							.maxLabelValueLength(5)
+							.labelAllowList("widgets_x_total", "zone", "us-east-1a"),
+						"labelAllowList(…) key \"widgets_x_total\" key \"zone\"", "us-east-1a",
+						"longer than the longest label value kept (5 characters)"),
 				refused("operations.max-operations", (b) -> b.maxOperations(0), "maxOperations(…)", 0, "at least 1"),
 				refused("max-label-values", (b) -> b.maxLabelValues(0), "maxLabelValues(…)", 0, "at least 1"),
 				refused("max-label-value-length", (b) -> b.maxLabelValueLength(-1), "maxLabelValueLength(…)", -1,
@@ -161,8 +176,8 @@ class ControllerObservabilityBuilderTests {
 							.operationTags("provisioner")
 							.labelAllowList("karpenter_bind_duration_seconds", "zone", "a"),
 						"labelAllowList(…) key \"karpenter_bind_duration_seconds\" key \"zone\"", "zone",
-						"operation metrics carry the labels [provisioner] (ControllerObservability.Builder"
-								+ ".operationTags(…)) besides result and error"),
+						"an allow-list of an operation's duration histogram may name its operation tags "
+								+ "[provisioner] (ControllerObservability.Builder.operationTags(…)) and error"),
 				refused("label-allow-list.karpenter_nodes_lanched_total",
 						(b) -> b.namespace("karpenter")
 							.metric(MetricDefinition.counter("nodes_launched_total").help("Nodes.").build())
@@ -269,6 +284,21 @@ class ControllerObservabilityBuilderTests {
 		ControllerObservability.Builder builder = setting
 			.apply(ControllerObservability.builder(new SimpleMeterRegistry()));
 		return assertThatExceptionOfType(InvalidSettingException.class).isThrownBy(builder::build).actual().getAction();
+	}
+
+	@Test
+	void acceptsAnAllowListOfTheErrorLabelOfAnOperationHistogram() {
+		SimpleMeterRegistry registry = new SimpleMeterRegistry();
+		ControllerObservability observability = ControllerObservability.builder(registry)
+			.namespace("widgets")
+			.operation("apply", OperationDefinition.DEFAULT)
+			.labelAllowList("widgets_apply_duration_seconds", "error", "none", "IllegalStateException")
+			.build();
+		assertThatExceptionOfType(IllegalArgumentException.class)
+			.isThrownBy(() -> observability.operations().observe("apply", Tags.empty(), () -> {
+				throw new IllegalArgumentException("bad");
+			}));
+		assertThat(registry.get("widgets.apply.duration").tags("error", "unexpected").timer().count()).isEqualTo(1);
 	}
 
 	@Test

@@ -86,6 +86,7 @@ record ControllerObservabilitySettings(String namespace, Tags commonTags, List<D
 			int maxLabelValues = SettingRules.atLeastOne(Setting.MAX_LABEL_VALUES, properties.getMaxLabelValues());
 			int maxLabelValueLength = SettingRules.atLeastOne(Setting.MAX_LABEL_VALUE_LENGTH,
 					properties.getMaxLabelValueLength());
+			SettingRules.allowListFits(allowList, maxLabelValueLength);
 			int maxSeriesPerMetric = SettingRules.atLeastOne(Setting.MAX_SERIES_PER_METRIC,
 					properties.getMaxSeriesPerMetric());
 			List<String> disabledMetrics = SettingRules.disabledMetrics(properties.getDisabledMetrics());

@@ -83,6 +83,12 @@ class SameRulesOnBothPathsTests {
 				bad("max-label-values", (b) -> b.maxLabelValues(0), "max-label-values=0"),
 				bad("max-label-value-length", (b) -> b.maxLabelValueLength(0), "max-label-value-length=0"),
 				bad("max-series-per-metric", (b) -> b.maxSeriesPerMetric(0), "max-series-per-metric=0"),
+				bad("label-allow-list.controller_x_total.zone",
+						(b) -> b.metric(MetricDefinition.counter("x_total").help("X.").labels("zone").build())
+							.maxLabelValueLength(5)
+							.labelAllowList("controller_x_total", "zone", "us-east-1a"),
+						"metrics.x_total.type=counter", "metrics.x_total.help=X.", "metrics.x_total.labels=zone",
+						"max-label-value-length=5", "label-allow-list.controller_x_total.zone=us-east-1a"),
 				bad("version", (b) -> b.version("next"), "version=next"),
 				bad("show-hidden-metrics-for-version", (b) -> b.version("1.5.0").showHiddenMetricsForVersion("1.3"),
 						"version=1.5.0", "show-hidden-metrics-for-version=1.3"),

@@ -10,6 +10,7 @@ import dev.controllerobservability.catalog.InvalidMetricDefinitionException;
 import dev.controllerobservability.catalog.MetricDefinition;
 import dev.controllerobservability.catalog.MetricType;
 import dev.controllerobservability.internal.metrics.BucketRules;
+import dev.controllerobservability.internal.metrics.MetricConventions;
 import dev.controllerobservability.internal.metrics.MetricNames;
 import dev.controllerobservability.internal.stability.Version;
 
@@ -63,6 +64,12 @@ final class MetricDefinitionValidator {
 					"a metric name must be snake_case: lower-case letters, digits and '_', not starting with a "
 							+ "digit or '__' (':' is kept for recording rules)",
 					"Use a name such as '" + suggestion(name) + "'");
+		}
+		String stem = name.endsWith("_total") ? name.substring(0, name.length() - "_total".length()) : name;
+		if (MetricConventions.SELF_METRICS.contains(stem)) {
+			throw new InvalidMetricDefinitionException(subject, field, name, namespace + "_" + stem
+					+ " is one of the metrics the starter keeps about itself, which this " + "would take the place of",
+					"Choose another name, such as '" + stem + "_of_controller'");
 		}
 		if (name.equals(namespace) || name.startsWith(namespace + "_")) {
 			throw new InvalidMetricDefinitionException(subject, field, name,

@@ -55,6 +55,14 @@ public final class MetricConventions {
 			"tasks", "cache", "kafka", "rabbitmq", "mongodb", "lettuce", "r2dbc", "grpc", "hibernate", "rest_client",
 			"controller_runtime", "workqueue", "leader_election");
 
+	/**
+	 * Names, after the namespace and without {@code _total}, of the metrics the starter
+	 * keeps about itself: a declared metric of one of these names would take its place.
+	 */
+	public static final List<String> SELF_METRICS = List.of("observability_errors", "registered_metrics",
+			"disabled_metrics", "hidden_metrics", "cardinality_enforcement_unexpected_categorizations",
+			"cardinality_enforcement_series_overflows");
+
 	/** Suffix of operation duration meters; Prometheus adds {@code _seconds}. */
 	public static final String DURATION_SUFFIX = "duration";
 

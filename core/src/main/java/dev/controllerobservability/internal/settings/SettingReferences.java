@@ -227,12 +227,13 @@ public final class SettingReferences {
 		if (isOperationFamily(metric)) {
 			String tags = this.names.of(Setting.OPERATION_TAGS);
 			for (String label : labels.keySet()) {
-				if (!this.operationTags.contains(label)) {
+				if (!this.operationTags.contains(label) && !label.equals(MetricConventions.ERROR_LABEL)) {
 					throw setting.key(label)
-						.refuse(label,
-								"operation metrics carry the labels " + this.operationTags + " (" + tags
-										+ ") besides result and error, and '" + label + "' is none of them",
-								"Add " + label + " to " + tags + ", or allow-list one of those");
+						.refuse(label, "an allow-list of an operation's duration histogram may name its operation tags "
+								+ this.operationTags + " (" + tags + ") and error, and '" + label + "' is none of them",
+								label.equals(MetricConventions.RESULT_LABEL)
+										? "Remove it: result is always success or error"
+										: "Add " + label + " to " + tags + ", or allow-list one of those");
 				}
 			}
 			return;

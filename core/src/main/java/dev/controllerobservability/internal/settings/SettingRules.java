@@ -261,7 +261,7 @@ public final class SettingRules {
 		if (description != null && description.isBlank()) {
 			throw setting.field("description")
 				.refuse(description, "the description becomes the metric's HELP text and must not be blank",
-						"Describe what the operation does, or remove the property for a generated text");
+						"Describe what the operation does, or leave it unset for a generated text");
 		}
 		if (!definition.buckets().isEmpty()) {
 			durationBuckets(setting.field("buckets"), definition.buckets());
@@ -372,6 +372,29 @@ public final class SettingRules {
 			checked.put(metric, Map.copyOf(byLabel));
 		});
 		return Map.copyOf(checked);
+	}
+
+	/**
+	 * Checks that every allowed label value can be matched: values are cut to the longest
+	 * label value kept before the allow-list is read.
+	 * @param allowList the checked allow-lists
+	 * @param maxLabelValueLength the checked longest label value kept
+	 */
+	public static void allowListFits(Map<String, Map<String, Set<String>>> allowList, int maxLabelValueLength) {
+		allowList.forEach((metric, labels) -> labels.forEach((label, values) -> {
+			for (String value : values) {
+				if (value.length() > maxLabelValueLength) {
+					throw Setting.LABEL_ALLOW_LIST.key(metric)
+						.key(label)
+						.refuse(value,
+								"the allowed value '" + value + "' is longer than the longest label value kept ("
+										+ maxLabelValueLength + " characters): values are cut to that length before "
+										+ "the allow-list is read, so it would never match",
+								"Allow values of at most " + maxLabelValueLength
+										+ " characters, or raise the longest label value kept");
+				}
+			}
+		}));
 	}
 
 	/**
