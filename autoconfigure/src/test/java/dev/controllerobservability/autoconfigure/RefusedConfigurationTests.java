@@ -189,7 +189,7 @@ class RefusedConfigurationTests {
 						  label-allow-list:
 						    karpenter_bind_duration_seconds: {zone: [a]}
 						""", P + "label-allow-list.karpenter_bind_duration_seconds.zone", "zone",
-						"operation metrics carry the labels [provisioner]",
+						"may name its operation tags [provisioner]",
 						"Add zone to controller.observability.operations.tags, or allow-list one of those"),
 				new Refused("allow-list for a metric the limits never see", Source.YAML, """
 						controller.observability:
