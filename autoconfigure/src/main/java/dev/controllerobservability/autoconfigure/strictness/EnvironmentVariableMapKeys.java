@@ -29,8 +29,6 @@ final class EnvironmentVariableMapKeys {
 
 	private static final String PREFIX = ControllerObservabilityProperties.PREFIX;
 
-	private static final ConfigurationPropertyName PREFIX_NAME = ConfigurationPropertyName.of(PREFIX);
-
 	/**
 	 * Map keys written outside environment variables, by the normalized path of the map.
 	 */
@@ -43,15 +41,12 @@ final class EnvironmentVariableMapKeys {
 	 * @param name the name as written
 	 */
 	void addWritten(PropertySource<?> source, String name) {
-		if (!name.regionMatches(true, 0, PREFIX, 0, PREFIX.length())) {
-			return;
-		}
-		ConfigurationPropertyName adapted = ConfigurationPropertyName.adapt(name, '.');
-		if (!PREFIX_NAME.isAncestorOf(adapted)) {
+		ConfigurationPropertyName adapted = PropertyTree.below(name);
+		if (adapted == null) {
 			return;
 		}
 		List<String> elements = new ArrayList<>();
-		for (int i = PREFIX_NAME.getNumberOfElements(); i < adapted.getNumberOfElements(); i++) {
+		for (int i = PropertyTree.PREFIX.getNumberOfElements(); i < adapted.getNumberOfElements(); i++) {
 			String element = adapted.getElement(i, ConfigurationPropertyName.Form.ORIGINAL);
 			elements.add(adapted.isNumericIndex(i) ? "[" + element + "]" : element);
 		}

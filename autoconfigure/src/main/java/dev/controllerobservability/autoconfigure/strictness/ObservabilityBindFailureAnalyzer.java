@@ -29,12 +29,9 @@ import dev.controllerobservability.autoconfigure.OperationDefinitionProperties;
 @Order(Ordered.HIGHEST_PRECEDENCE + 1)
 class ObservabilityBindFailureAnalyzer extends AbstractFailureAnalyzer<BindException> {
 
-	private static final ConfigurationPropertyName PREFIX = ConfigurationPropertyName
-		.of(ControllerObservabilityProperties.PREFIX);
-
 	@Override
 	protected FailureAnalysis analyze(Throwable rootFailure, BindException cause) {
-		if (!PREFIX.isAncestorOf(cause.getName())
+		if (!PropertyTree.PREFIX.isAncestorOf(cause.getName())
 				|| cause.getCause() instanceof UnboundConfigurationPropertiesException) {
 			return null;
 		}
@@ -44,7 +41,7 @@ class ObservabilityBindFailureAnalyzer extends AbstractFailureAnalyzer<BindExcep
 		Class<?> resolved = type.resolve(Object.class);
 		// Map keys as written: alerts.LaunchErrors.severity, not alerts.launcherrors, and
 		// metrics.snapshot_size_bytes, not metrics.snapshotsizebytes.
-		String name = UnknownObservabilityPropertyFailureAnalyzer.asWritten(cause.getName());
+		String name = PropertyTree.asWritten(cause.getName());
 		String origin = (property != null && property.getOrigin() != null) ? " in " + property.getOrigin() : "";
 		if (resolved.isEnum()) {
 			List<String> allowed = allowedValues(resolved);

@@ -33,8 +33,6 @@ final class PropertySourceNames {
 
 	private static final String PREFIX = ControllerObservabilityProperties.PREFIX;
 
-	private static final ConfigurationPropertyName PREFIX_NAME = ConfigurationPropertyName.of(PREFIX);
-
 	private static final String ENVIRONMENT_PREFIX = "CONTROLLER_OBSERVABILITY_";
 
 	/**
@@ -102,7 +100,7 @@ final class PropertySourceNames {
 		String mapKeys = unknown.inMap() ? " Environment variables cannot spell map keys that contain '_' or '-'; "
 				+ "set such keys in application.yaml or SPRING_APPLICATION_JSON." : "";
 		throw InvalidObservabilityPropertyException.inNamedSource(variable, value,
-				unknownReason(tokens.get(unknown.index()), unknown)
+				unknown.reason(tokens.get(unknown.index()))
 						+ ", so the environment variable binds to nothing (Spring Boot does not check environment "
 						+ "variables for unknown names)",
 				suggestion + "Correct or remove the environment variable " + variable + "." + mapKeys);
@@ -116,11 +114,8 @@ final class PropertySourceNames {
 	 * @param value its value
 	 */
 	static void checkName(PropertySource<?> source, String written, Object value) {
-		if (!written.regionMatches(true, 0, PREFIX, 0, PREFIX.length())) {
-			return;
-		}
-		ConfigurationPropertyName name = ConfigurationPropertyName.adapt(written, '.');
-		if (!PREFIX_NAME.isAncestorOf(name)) {
+		ConfigurationPropertyName name = PropertyTree.below(written);
+		if (name == null) {
 			return;
 		}
 		String dropped = droppedCharacters(written);
@@ -128,22 +123,16 @@ final class PropertySourceNames {
 			throw droppedCharacters(written, value, name, dropped);
 		}
 		if (source.getName().equals(StandardEnvironment.SYSTEM_PROPERTIES_PROPERTY_SOURCE_NAME)) {
-			List<String> elements = UnknownObservabilityPropertyFailureAnalyzer.elements(name);
+			List<String> elements = PropertyTree.elements(name);
 			PropertyTree.Unknown unknown = PropertyTree.find(elements, false);
 			if (unknown != null) {
 				throw InvalidObservabilityPropertyException.inNamedSource(written, value,
-						unknownReason(elements.get(unknown.index()), unknown)
+						unknown.reason(elements.get(unknown.index()))
 								+ ", so the system property binds to nothing (Spring Boot does not check system "
 								+ "properties for unknown names)",
-						((unknown.closest() != null) ? "Did you mean '" + unknown.closest() + "'? " : "")
-								+ "Correct or remove the system property '" + written + "'.");
+						unknown.suggestion() + "Correct or remove the system property '" + written + "'.");
 			}
 		}
-	}
-
-	private static String unknownReason(String element, PropertyTree.Unknown unknown) {
-		return "the starter has no property '" + element + "' here" + (unknown.known().isEmpty() ? ""
-				: "; the properties at this place are " + String.join(", ", unknown.known()));
 	}
 
 	private static InvalidObservabilityPropertyException droppedCharacters(String written, Object value,
@@ -154,7 +143,7 @@ final class PropertySourceNames {
 			bad++;
 		}
 		int[] key = null;
-		for (int[] candidate : PropertyTree.mapKeys(UnknownObservabilityPropertyFailureAnalyzer.elements(name))) {
+		for (int[] candidate : PropertyTree.mapKeys(PropertyTree.elements(name))) {
 			if (candidate[0] <= bad && candidate[1] <= elements.size()) {
 				key = candidate;
 			}
@@ -170,7 +159,7 @@ final class PropertySourceNames {
 				: "Remove " + quoted + " from the name";
 		return new InvalidObservabilityPropertyException(written, value,
 				"Spring Boot drops " + quoted + " from property names outside brackets, so this binds as '"
-						+ UnknownObservabilityPropertyFailureAnalyzer.asWritten(name) + "', not as written",
+						+ PropertyTree.asWritten(name) + "', not as written",
 				action);
 	}
 

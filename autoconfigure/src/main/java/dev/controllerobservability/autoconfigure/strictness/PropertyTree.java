@@ -8,7 +8,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.beans.BeanUtils;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.core.ResolvableType;
 
 import dev.controllerobservability.internal.settings.ClosestName;
@@ -23,6 +26,9 @@ import dev.controllerobservability.autoconfigure.ControllerObservabilityProperti
  * property source.
  */
 final class PropertyTree {
+
+	static final ConfigurationPropertyName PREFIX = ConfigurationPropertyName
+		.of(ControllerObservabilityProperties.PREFIX);
 
 	private static final ResolvableType ROOT = ResolvableType.forClass(ControllerObservabilityProperties.class);
 
@@ -75,6 +81,53 @@ final class PropertyTree {
 			}
 		}
 		return keys;
+	}
+
+	/**
+	 * A name as written in a property source, when it is below
+	 * {@code controller.observability}.
+	 * @param written the name as written
+	 * @return the name, or {@code null} for a name of something else
+	 */
+	static @Nullable ConfigurationPropertyName below(String written) {
+		if (!written.regionMatches(true, 0, ControllerObservabilityProperties.PREFIX, 0,
+				ControllerObservabilityProperties.PREFIX.length())) {
+			return null;
+		}
+		ConfigurationPropertyName name = ConfigurationPropertyName.adapt(written, '.');
+		return PREFIX.isAncestorOf(name) ? name : null;
+	}
+
+	/**
+	 * The elements of a name below the prefix, lower case, list indexes as digits.
+	 * @param name a name below {@code controller.observability}
+	 * @return the elements
+	 */
+	static List<String> elements(ConfigurationPropertyName name) {
+		List<String> elements = new ArrayList<>();
+		for (int i = PREFIX.getNumberOfElements(); i < name.getNumberOfElements(); i++) {
+			elements.add(name.getElement(i, ConfigurationPropertyName.Form.ORIGINAL).toLowerCase(Locale.ROOT));
+		}
+		return elements;
+	}
+
+	/**
+	 * A name with map keys as written; the canonical form drops their underscores.
+	 * @param name the name
+	 * @return the name as written, list indexes in brackets
+	 */
+	static String asWritten(ConfigurationPropertyName name) {
+		StringBuilder written = new StringBuilder();
+		for (int i = 0; i < name.getNumberOfElements(); i++) {
+			String element = name.getElement(i, ConfigurationPropertyName.Form.ORIGINAL);
+			if (name.isNumericIndex(i)) {
+				written.append('[').append(element).append(']');
+			}
+			else {
+				written.append((i > 0) ? "." : "").append(element);
+			}
+		}
+		return written.toString();
 	}
 
 	private static Unknown walk(ResolvableType type, List<String> elements, int index, boolean joined, boolean inMap) {
@@ -204,6 +257,24 @@ final class PropertyTree {
 	 * elements, which the binder does not read, or {@code null}
 	 */
 	record Unknown(int index, List<String> known, String closest, boolean inMap, int[] splitMap) {
+
+		/**
+		 * Why the name binds to nothing, the same in every property source.
+		 * @param element the element as written
+		 * @return the reason, listing the names known at that place
+		 */
+		String reason(String element) {
+			return "the starter has no property '" + element + "' here" + (this.known.isEmpty() ? ""
+					: "; the properties at this place are " + String.join(", ", this.known));
+		}
+
+		/**
+		 * The closest known name as a question, or nothing.
+		 * @return such as {@code Did you mean 'namespace'? }
+		 */
+		String suggestion() {
+			return (this.closest != null) ? "Did you mean '" + this.closest + "'? " : "";
+		}
 	}
 
 }

@@ -1,9 +1,7 @@
 package dev.controllerobservability.autoconfigure.strictness;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
@@ -19,8 +17,6 @@ import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.core.env.Environment;
 
-import dev.controllerobservability.autoconfigure.ControllerObservabilityProperties;
-
 /**
  * Explains a property under {@code controller.observability} that the starter does not
  * know (usually a typo), listing the properties that are known at that place. Ordered
@@ -29,9 +25,6 @@ import dev.controllerobservability.autoconfigure.ControllerObservabilityProperti
 @Order(Ordered.HIGHEST_PRECEDENCE)
 class UnknownObservabilityPropertyFailureAnalyzer
 		extends AbstractFailureAnalyzer<UnboundConfigurationPropertiesException> {
-
-	private static final ConfigurationPropertyName PREFIX = ConfigurationPropertyName
-		.of(ControllerObservabilityProperties.PREFIX);
 
 	private final @Nullable Environment environment;
 
@@ -48,7 +41,7 @@ class UnknownObservabilityPropertyFailureAnalyzer
 	protected FailureAnalysis analyze(Throwable rootFailure, UnboundConfigurationPropertiesException cause) {
 		List<ConfigurationProperty> unbound = cause.getUnboundProperties()
 			.stream()
-			.filter((property) -> PREFIX.isAncestorOf(property.getName()))
+			.filter((property) -> PropertyTree.PREFIX.isAncestorOf(property.getName()))
 			.sorted()
 			.toList();
 		if (unbound.isEmpty()) {
@@ -56,20 +49,16 @@ class UnknownObservabilityPropertyFailureAnalyzer
 		}
 		ConfigurationProperty first = unbound.get(0);
 		ConfigurationPropertyName name = first.getName();
-		PropertyTree.Unknown unknown = PropertyTree.find(elements(name), false);
+		PropertyTree.Unknown unknown = PropertyTree.find(PropertyTree.elements(name), false);
 		if (unknown == null) {
 			return emptyValue(name, first, cause);
 		}
 		// A misspelt list or map is reported as itself, not as its first element.
-		ConfigurationPropertyName reported = name.chop(PREFIX.getNumberOfElements() + unknown.index() + 1);
-		List<String> known = unknown.known();
+		ConfigurationPropertyName reported = name.chop(PropertyTree.PREFIX.getNumberOfElements() + unknown.index() + 1);
 		String leaf = reported.getLastElement(ConfigurationPropertyName.Form.DASHED);
-		String reason = "the starter has no property '" + leaf + "' here"
-				+ (known.isEmpty() ? "" : "; the properties at this place are " + String.join(", ", known));
-		String closest = unknown.closest();
-		String written = asWritten(reported);
-		String action = ((closest != null) ? "Did you mean '" + closest + "'? " : "") + "Correct or remove '" + written
-				+ "'" + origin(first) + ".";
+		String reason = unknown.reason(leaf);
+		String written = PropertyTree.asWritten(reported);
+		String action = unknown.suggestion() + "Correct or remove '" + written + "'" + origin(first) + ".";
 		return InvalidObservabilityPropertyFailureAnalyzer.analysis(written, value(reported, unbound), reason, action,
 				cause);
 	}
@@ -83,7 +72,7 @@ class UnknownObservabilityPropertyFailureAnalyzer
 	 */
 	private FailureAnalysis emptyValue(ConfigurationPropertyName name, ConfigurationProperty unbound,
 			UnboundConfigurationPropertiesException cause) {
-		String written = asWritten(name);
+		String written = PropertyTree.asWritten(name);
 		ConfigurationProperty read = read(name);
 		if (read != null && read != unbound && isEmpty(read.getValue())) {
 			return InvalidObservabilityPropertyFailureAnalyzer.analysis(written, read.getValue(),
@@ -114,15 +103,6 @@ class UnknownObservabilityPropertyFailureAnalyzer
 		return value == null || value.toString().isBlank();
 	}
 
-	/** The elements below the prefix, lower case, list indexes as digits. */
-	static List<String> elements(ConfigurationPropertyName name) {
-		List<String> elements = new ArrayList<>();
-		for (int i = PREFIX.getNumberOfElements(); i < name.getNumberOfElements(); i++) {
-			elements.add(name.getElement(i, ConfigurationPropertyName.Form.ORIGINAL).toLowerCase(Locale.ROOT));
-		}
-		return elements;
-	}
-
 	/**
 	 * The value as written: one value, the list of values below a misspelt list, or the
 	 * entries below a misspelt map or object.
@@ -148,21 +128,6 @@ class UnknownObservabilityPropertyFailureAnalyzer
 			entries.put(key.toString(), property.getValue());
 		}
 		return entries;
-	}
-
-	/** The name with map keys as written; the canonical form drops their underscores. */
-	static String asWritten(ConfigurationPropertyName name) {
-		StringBuilder written = new StringBuilder();
-		for (int i = 0; i < name.getNumberOfElements(); i++) {
-			String element = name.getElement(i, ConfigurationPropertyName.Form.ORIGINAL);
-			if (name.isNumericIndex(i)) {
-				written.append('[').append(element).append(']');
-			}
-			else {
-				written.append((i > 0) ? "." : "").append(element);
-			}
-		}
-		return written.toString();
 	}
 
 	private static String origin(ConfigurationProperty property) {
