@@ -23,6 +23,7 @@ import dev.controllerobservability.internal.settings.ClosestName;
 import dev.controllerobservability.internal.settings.SettingNames;
 import dev.controllerobservability.internal.settings.SettingReferences;
 import dev.controllerobservability.operations.OperationDescriptor;
+import dev.controllerobservability.autoconfigure.strictness.InvalidObservabilityPropertyException;
 
 /**
  * Checks the properties that refer to metrics and operations by name

@@ -44,6 +44,7 @@ import dev.controllerobservability.internal.operations.OperationDurations;
 import dev.controllerobservability.internal.operations.OperationMeterObservationHandler;
 import dev.controllerobservability.internal.settings.SettingNames;
 import dev.controllerobservability.internal.wiring.ObservabilityParts;
+import dev.controllerobservability.autoconfigure.strictness.ConditionalOnObservabilitySwitch;
 
 /**
  * Auto-configuration of Controller Observability: the shared

@@ -7,8 +7,8 @@ import org.springframework.aot.hint.RuntimeHintsRegistrar;
 import org.springframework.boot.context.properties.bind.BindableRuntimeHintsRegistrar;
 import org.springframework.util.ClassUtils;
 
-import dev.controllerobservability.autoconfigure.ControllerMetricsEndpoint.ControllerMetricsDescriptor;
-import dev.controllerobservability.autoconfigure.ControllerMetricsLintEndpoint.LintFindings;
+import dev.controllerobservability.autoconfigure.endpoint.ControllerMetricsEndpoint.ControllerMetricsDescriptor;
+import dev.controllerobservability.autoconfigure.endpoint.ControllerMetricsLintEndpoint.LintFindings;
 import dev.controllerobservability.operations.ObservedOperation;
 import dev.controllerobservability.operations.OperationTag;
 import dev.controllerobservability.rules.RuleSet;

@@ -29,6 +29,8 @@ import dev.controllerobservability.internal.stability.Version;
 import dev.controllerobservability.rules.AlertSeverity;
 import dev.controllerobservability.internal.rules.OperationRuleSettings;
 import dev.controllerobservability.rules.ScrapeTarget;
+import dev.controllerobservability.autoconfigure.strictness.ConfigurationStrictness;
+import dev.controllerobservability.autoconfigure.strictness.InvalidObservabilityPropertyException;
 
 /**
  * {@link ControllerObservabilityProperties} resolved and validated once at start-up: the
@@ -51,7 +53,7 @@ import dev.controllerobservability.rules.ScrapeTarget;
  * @param rules the rules, alerts and scrape settings the generated artefacts come from
  * @param lint how the metrics linter judges the scrape
  */
-record ControllerObservabilitySettings(String namespace, Tags commonTags, List<Double> durationBuckets,
+public record ControllerObservabilitySettings(String namespace, Tags commonTags, List<Double> durationBuckets,
 		List<String> meterPrefixes, Duration errorLogInterval, Operations operations, StabilityPolicy stability,
 		List<String> disabledMetrics, Map<String, Map<String, Set<String>>> labelAllowList, int maxLabelValues,
 		int maxLabelValueLength, int maxSeriesPerMetric, Catalog catalog, Rules rules, Lint lint) {
@@ -71,7 +73,7 @@ record ControllerObservabilitySettings(String namespace, Tags commonTags, List<D
 	 */
 	static ControllerObservabilitySettings resolve(ControllerObservabilityProperties properties,
 			Environment environment, String buildVersion) {
-		PropertySourceNames.check(environment);
+		ConfigurationStrictness.Checked checked = ConfigurationStrictness.check(environment);
 		checkRegistryTags(environment);
 		try {
 			String namespace = namespace(properties.getNamespace(), environment.getProperty("spring.application.name"));
@@ -80,7 +82,7 @@ record ControllerObservabilitySettings(String namespace, Tags commonTags, List<D
 					properties.getDurationBuckets());
 			List<String> meterPrefixes = SettingRules.meterPrefixes(properties.getMeterPrefixes());
 			Duration errorLogInterval = SettingRules.errorLogInterval(properties.getErrorLogInterval());
-			Operations operations = operations(properties.getOperations(), environment);
+			Operations operations = operations(properties.getOperations(), checked);
 			Map<String, Map<String, Set<String>>> allowList = SettingRules
 				.labelAllowList(properties.getLabelAllowList());
 			int maxLabelValues = SettingRules.atLeastOne(Setting.MAX_LABEL_VALUES, properties.getMaxLabelValues());
@@ -121,12 +123,11 @@ record ControllerObservabilitySettings(String namespace, Tags commonTags, List<D
 	 * The operations section; a new {@code operations.*} property is read and checked
 	 * here and becomes a component of {@link Operations}.
 	 */
-	private static Operations operations(OperationsProperties properties, Environment environment) {
+	private static Operations operations(OperationsProperties properties, ConfigurationStrictness.Checked checked) {
 		List<String> tags = SettingRules.operationTags(properties.getTags());
 		Map<String, OperationDefinitionProperties> configured = new LinkedHashMap<>(properties.getDefinitions());
 		// bind: {} declares an operation too, though YAML leaves no property for it.
-		EmptyOperationDefinitions.find(environment)
-			.keySet()
+		checked.emptyOperationDefinitions()
 			.forEach((name) -> configured.putIfAbsent(name, new OperationDefinitionProperties()));
 		Map<String, OperationDefinition> definitions = new LinkedHashMap<>();
 		configured

@@ -8,7 +8,7 @@ import java.util.Collection;
  * {@code disabled-metrics} know them although no meter of that name exists.
  */
 @FunctionalInterface
-interface DirectPrometheusFamilies {
+public interface DirectPrometheusFamilies {
 
 	/**
 	 * The families' Prometheus names.

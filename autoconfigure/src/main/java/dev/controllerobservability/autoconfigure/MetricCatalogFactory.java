@@ -9,6 +9,7 @@ import java.util.stream.Collectors;
 import dev.controllerobservability.catalog.InvalidMetricDefinitionException;
 import dev.controllerobservability.catalog.MetricDefinition;
 import dev.controllerobservability.internal.catalog.MetricCatalog;
+import dev.controllerobservability.autoconfigure.strictness.InvalidObservabilityPropertyException;
 
 /**
  * Turns {@code controller.observability.metrics.*} into checked {@link MetricDefinition}s

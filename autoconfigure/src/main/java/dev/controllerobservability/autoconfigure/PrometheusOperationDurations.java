@@ -15,6 +15,7 @@ import dev.controllerobservability.internal.metrics.ClaimedFamilies;
 import dev.controllerobservability.internal.metrics.NamingPolicy;
 import dev.controllerobservability.internal.operations.OperationDurations;
 import dev.controllerobservability.internal.operations.PrometheusDurations;
+import dev.controllerobservability.autoconfigure.strictness.InvalidObservabilityPropertyException;
 
 /**
  * The {@code prometheus} backend of {@code controller.observability.operations.backend},

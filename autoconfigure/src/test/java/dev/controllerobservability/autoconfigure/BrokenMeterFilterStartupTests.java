@@ -18,6 +18,9 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import dev.controllerobservability.catalog.ControllerMetrics;
 import dev.controllerobservability.RecordingFailures;
 import dev.controllerobservability.operations.ControllerOperations;
+import dev.controllerobservability.autoconfigure.endpoint.ControllerObservabilityEndpointsAutoConfiguration;
+import dev.controllerobservability.autoconfigure.operations.ObservedOperationAspectAutoConfiguration;
+import dev.controllerobservability.autoconfigure.rules.ControllerRulesAndLintAutoConfiguration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -13,6 +13,10 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.controllerobservability.internal.cardinality.CardinalityLimiter;
 import dev.controllerobservability.operations.ControllerOperations;
+import dev.controllerobservability.autoconfigure.endpoint.ControllerObservabilityEndpointsAutoConfiguration;
+import dev.controllerobservability.autoconfigure.operations.ObservedOperationAspectAutoConfiguration;
+import dev.controllerobservability.autoconfigure.rules.ControllerRulesAndLintAutoConfiguration;
+import dev.controllerobservability.autoconfigure.strictness.InvalidObservabilityPropertyException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -13,6 +13,9 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.controllerobservability.catalog.ControllerMetrics;
 import dev.controllerobservability.test.PrometheusScrape;
+import dev.controllerobservability.autoconfigure.endpoint.ControllerObservabilityEndpointsAutoConfiguration;
+import dev.controllerobservability.autoconfigure.operations.ObservedOperationAspectAutoConfiguration;
+import dev.controllerobservability.autoconfigure.rules.ControllerRulesAndLintAutoConfiguration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -43,6 +43,10 @@ import dev.controllerobservability.rules.RuleSet;
 import dev.controllerobservability.rules.ScrapeTarget;
 import dev.controllerobservability.test.PrometheusScrape;
 import dev.controllerobservability.internal.stability.StabilityPolicy;
+import dev.controllerobservability.autoconfigure.endpoint.ControllerObservabilityEndpointsAutoConfiguration;
+import dev.controllerobservability.autoconfigure.operations.ObservedOperationAdvisors;
+import dev.controllerobservability.autoconfigure.operations.ObservedOperationAspectAutoConfiguration;
+import dev.controllerobservability.autoconfigure.rules.ControllerRulesAndLintAutoConfiguration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -63,7 +67,7 @@ class ControllerObservabilityAutoConfigurationTests {
 			.hasSingleBean(RecordingFailures.class)
 			.hasSingleBean(OperationMeterObservationHandler.class)
 			.hasSingleBean(ControllerOperations.class)
-			.hasSingleBean(ObservedOperationAdvisor.class));
+			.hasSingleBean(ObservedOperationAdvisors.TYPE));
 	}
 
 	@Test
@@ -161,7 +165,7 @@ class ControllerObservabilityAutoConfigurationTests {
 	void doesNotConfigureTheAspectWithoutAspectJ() {
 		this.contextRunner.withClassLoader(new FilteredClassLoader("org.aspectj"))
 			.run((context) -> assertThat(context).hasSingleBean(ControllerOperations.class)
-				.doesNotHaveBean(ObservedOperationAdvisor.class));
+				.doesNotHaveBean(ObservedOperationAdvisors.TYPE));
 	}
 
 	@Test
@@ -171,7 +175,7 @@ class ControllerObservabilityAutoConfigurationTests {
 				.doesNotHaveBean(ControllerMeterFilter.class)
 				.doesNotHaveBean(ControllerOperations.class)
 				.doesNotHaveBean(OperationMeterObservationHandler.class)
-				.doesNotHaveBean(ObservedOperationAdvisor.class));
+				.doesNotHaveBean(ObservedOperationAdvisors.TYPE));
 	}
 
 	@Test
@@ -182,7 +186,7 @@ class ControllerObservabilityAutoConfigurationTests {
 			assertThat(context.getBean(OperationMeterObservationHandler.class)).isSameAs(UserBeans.HANDLER);
 			assertThat(context.getBean(ControllerOperations.class)).isSameAs(UserBeans.OPERATIONS);
 			assertThat(context.getBean(ObservedOperationAspect.class)).isSameAs(UserBeans.ASPECT);
-			assertThat(context).doesNotHaveBean(ObservedOperationAdvisor.class);
+			assertThat(context).doesNotHaveBean(ObservedOperationAdvisors.TYPE);
 		});
 	}
 

@@ -35,7 +35,7 @@ class NoTestAssertionsTests {
 				.map((file) -> CLASSES.relativize(file).toString())
 				.toList();
 		}
-		assertThat(CLASSES.resolve("dev/controllerobservability/autoconfigure/LiveMetrics.class")).exists();
+		assertThat(CLASSES.resolve("dev/controllerobservability/autoconfigure/rules/LiveMetrics.class")).exists();
 		assertThat(asserting).as("classes that throw or call a test assertion at run time").isEmpty();
 	}
 

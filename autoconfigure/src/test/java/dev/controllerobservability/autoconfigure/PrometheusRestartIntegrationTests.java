@@ -16,11 +16,11 @@ import org.springframework.boot.micrometer.metrics.test.autoconfigure.AutoConfig
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
-import dev.controllerobservability.autoconfigure.LiveMetrics;
 import dev.controllerobservability.operations.ControllerOperations;
 import dev.controllerobservability.test.PrometheusSample;
 import dev.controllerobservability.test.PrometheusScrape;
 import dev.controllerobservability.test.PrometheusServer;
+import dev.controllerobservability.autoconfigure.rules.LiveMetrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -5,6 +5,7 @@ import java.util.function.UnaryOperator;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.controllerobservability.InvalidSettingException;
+import dev.controllerobservability.autoconfigure.strictness.InvalidObservabilityPropertyException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

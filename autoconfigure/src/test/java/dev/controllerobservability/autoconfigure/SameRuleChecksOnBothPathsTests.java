@@ -22,6 +22,7 @@ import dev.controllerobservability.InvalidSettingException;
 import dev.controllerobservability.rules.AlertSeverity;
 import dev.controllerobservability.rules.RuleSet;
 import dev.controllerobservability.rules.ScrapeTarget;
+import dev.controllerobservability.autoconfigure.rules.ControllerRulesAndLintAutoConfiguration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;

@@ -14,6 +14,10 @@ import org.springframework.boot.micrometer.observation.autoconfigure.Observation
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
+import dev.controllerobservability.autoconfigure.rules.ControllerArtefacts;
+import dev.controllerobservability.autoconfigure.rules.ControllerRulesAndLintAutoConfiguration;
+import dev.controllerobservability.autoconfigure.strictness.InvalidObservabilityPropertyException;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**

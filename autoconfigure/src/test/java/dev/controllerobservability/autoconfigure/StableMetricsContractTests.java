@@ -18,6 +18,10 @@ import org.springframework.context.ApplicationContext;
 
 import dev.controllerobservability.docs.StableMetricsGoldenFile;
 import dev.controllerobservability.test.StableMetricsContract;
+import dev.controllerobservability.autoconfigure.endpoint.ControllerObservabilityEndpointsAutoConfiguration;
+import dev.controllerobservability.autoconfigure.operations.ObservedOperationAspectAutoConfiguration;
+import dev.controllerobservability.autoconfigure.rules.ControllerRulesAndLintAutoConfiguration;
+import dev.controllerobservability.autoconfigure.rules.LiveMetrics;
 
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatNoException;

@@ -19,13 +19,13 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.promethe
 import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
-import dev.controllerobservability.autoconfigure.ControllerObservabilityAutoConfiguration;
-import dev.controllerobservability.autoconfigure.ControllerObservabilityEndpointsAutoConfiguration;
-import dev.controllerobservability.autoconfigure.ControllerRulesAndLintAutoConfiguration;
-import dev.controllerobservability.autoconfigure.ObservedOperationAspectAutoConfiguration;
 import dev.controllerobservability.RecordingFailures;
 import dev.controllerobservability.operations.ControllerOperations;
 import dev.controllerobservability.test.CapturedLog;
+import dev.controllerobservability.autoconfigure.ControllerObservabilityAutoConfiguration;
+import dev.controllerobservability.autoconfigure.endpoint.ControllerObservabilityEndpointsAutoConfiguration;
+import dev.controllerobservability.autoconfigure.operations.ObservedOperationAspectAutoConfiguration;
+import dev.controllerobservability.autoconfigure.rules.ControllerRulesAndLintAutoConfiguration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -20,11 +20,11 @@ import org.openjdk.jmh.annotations.Warmup;
 
 import org.springframework.context.ConfigurableApplicationContext;
 
-import dev.controllerobservability.autoconfigure.LiveMetrics;
 import dev.controllerobservability.docs.MetricsReference;
 import dev.controllerobservability.lint.LintReport;
 import dev.controllerobservability.lint.MetricsLinter;
 import dev.controllerobservability.operations.ControllerOperations;
+import dev.controllerobservability.autoconfigure.rules.LiveMetrics;
 
 /**
  * What the {@code controllermetrics} and {@code controllermetricslint} endpoints cost

@@ -11,9 +11,9 @@ import org.springframework.boot.micrometer.metrics.test.autoconfigure.AutoConfig
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
-import dev.controllerobservability.autoconfigure.ControllerArtefacts;
 import dev.controllerobservability.test.PrometheusSample;
 import dev.controllerobservability.test.PrometheusServer;
+import dev.controllerobservability.autoconfigure.rules.ControllerArtefacts;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -19,11 +19,11 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.micrometer.metrics.test.autoconfigure.AutoConfigureMetrics;
 import org.springframework.boot.test.context.SpringBootTest;
 
-import dev.controllerobservability.autoconfigure.ControllerArtefacts;
-import dev.controllerobservability.autoconfigure.LiveMetrics;
 import dev.controllerobservability.exposition.ExposedFamily;
 import dev.controllerobservability.internal.rules.PromQl;
 import dev.controllerobservability.test.Promtool;
+import dev.controllerobservability.autoconfigure.rules.ControllerArtefacts;
+import dev.controllerobservability.autoconfigure.rules.LiveMetrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

@@ -23,10 +23,10 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 
 import dev.controllerobservability.autoconfigure.ControllerObservabilityAutoConfiguration;
-import dev.controllerobservability.autoconfigure.ControllerObservabilityEndpointsAutoConfiguration;
-import dev.controllerobservability.autoconfigure.ControllerRulesAndLintAutoConfiguration;
-import dev.controllerobservability.autoconfigure.KubernetesObservabilityAutoConfiguration;
-import dev.controllerobservability.autoconfigure.ObservedOperationAspectAutoConfiguration;
+import dev.controllerobservability.autoconfigure.endpoint.ControllerObservabilityEndpointsAutoConfiguration;
+import dev.controllerobservability.autoconfigure.kubernetes.KubernetesObservabilityAutoConfiguration;
+import dev.controllerobservability.autoconfigure.operations.ObservedOperationAspectAutoConfiguration;
+import dev.controllerobservability.autoconfigure.rules.ControllerRulesAndLintAutoConfiguration;
 
 /**
  * An existing Java Operator SDK controller to which the starter is added: a

@@ -13,8 +13,8 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.annotation.DirtiesContext;
 
-import dev.controllerobservability.autoconfigure.LiveMetrics;
 import dev.controllerobservability.test.PrometheusScrape;
+import dev.controllerobservability.autoconfigure.rules.LiveMetrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

@@ -9,10 +9,8 @@ import org.springframework.aot.hint.RuntimeHintsRegistrar;
 import org.springframework.aot.hint.predicate.RuntimeHintsPredicates;
 import org.springframework.core.io.support.SpringFactoriesLoader;
 
-import dev.controllerobservability.autoconfigure.ControllerMetricsEndpoint.ControllerMetricsDescriptor;
-import dev.controllerobservability.autoconfigure.ControllerMetricsLintEndpoint.LintFindings;
-import dev.controllerobservability.autoconfigure.ControllerObservabilityProperties;
-import dev.controllerobservability.autoconfigure.OperationsProperties;
+import dev.controllerobservability.autoconfigure.endpoint.ControllerMetricsEndpoint.ControllerMetricsDescriptor;
+import dev.controllerobservability.autoconfigure.endpoint.ControllerMetricsLintEndpoint.LintFindings;
 import dev.controllerobservability.docs.ReferenceEntry;
 import dev.controllerobservability.lint.LintFinding;
 import dev.controllerobservability.operations.ObservedOperation;
@@ -21,6 +19,8 @@ import dev.controllerobservability.operations.OperationTag;
 import dev.controllerobservability.rules.AlertRule;
 import dev.controllerobservability.rules.RecordingRule;
 import dev.controllerobservability.rules.RuleSet;
+import dev.controllerobservability.autoconfigure.ControllerObservabilityProperties;
+import dev.controllerobservability.autoconfigure.OperationsProperties;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

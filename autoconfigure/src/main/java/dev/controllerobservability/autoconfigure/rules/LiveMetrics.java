@@ -1,0 +1,205 @@
+package dev.controllerobservability.autoconfigure.rules;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.prometheus.metrics.config.ExporterProperties;
+import io.prometheus.metrics.config.PrometheusPropertiesLoader;
+
+import dev.controllerobservability.catalog.ControllerMetrics;
+import dev.controllerobservability.docs.MetricsReference;
+import dev.controllerobservability.exposition.ExposedFamily;
+import dev.controllerobservability.exposition.Exposition;
+import dev.controllerobservability.lint.LintReport;
+import dev.controllerobservability.lint.MetricsLinter;
+import dev.controllerobservability.operations.ControllerOperations;
+import dev.controllerobservability.autoconfigure.ControllerObservabilitySettings;
+
+/**
+ * What the running application exposes, for documentation, linting and the stability
+ * contract: its Prometheus scrape plus the declared metrics that have no series yet. In a
+ * test of your own controller (with {@code StableMetricsContract} of
+ * {@code controller-observability-spring-boot-test}):
+ *
+ * <pre class="code">
+ * &#64;Autowired LiveMetrics liveMetrics;
+ *
+ * &#64;Test
+ * void metricsAreClean() {
+ *     liveMetrics.lint().assertNoControllerFindings();
+ *     StableMetricsContract.assertUnchanged(Path.of("docs/reference/stable-metrics.yaml"),
+ *             (committed) -&gt; StableMetricsGoldenFile.differences(committed, liveMetrics.reference().entries()),
+ *             "./mvnw verify -Dreference.update=true");
+ * }
+ * </pre>
+ * <p>
+ * What is exposed is read from the registry's snapshots, as the text format scrape would
+ * show them, without writing the text and reading it back. {@link #reference()} and
+ * {@link #lint()} cost a collection of the registry and the work itself; both depend only
+ * on which metric families and labels exist, never on values. Each therefore keeps its
+ * last result and returns it again until a meter is added to or removed from the
+ * registry. {@link #exposition()} and {@link #lint(Exposition)} always work on a fresh
+ * scrape.
+ */
+public class LiveMetrics {
+
+	private static final String MAX_SUFFIX = "_max";
+
+	private final PrometheusMeterRegistry registry;
+
+	private final ExporterProperties exporter;
+
+	private final ControllerMetrics metrics;
+
+	private final ControllerObservabilitySettings settings;
+
+	private final MetricsLinter linter;
+
+	private final ControllerOperations operations;
+
+	private final List<String> knownOperations;
+
+	private final List<String> extraLabels;
+
+	private final Set<String> disabledMetrics;
+
+	private final AtomicLong meterChanges = new AtomicLong();
+
+	private final LastResult<MetricsReference> reference = new LastResult<>();
+
+	private final LastResult<LintReport> lint = new LastResult<>();
+
+	LiveMetrics(PrometheusMeterRegistry registry, ControllerMetrics metrics, ControllerObservabilitySettings settings,
+			MetricsLinter linter, ControllerOperations operations, List<String> knownOperations,
+			Collection<String> registryTagKeys, PrometheusConfig prometheusConfig) {
+		this.registry = registry;
+		this.exporter = exporterProperties(prometheusConfig);
+		this.metrics = metrics;
+		this.settings = settings;
+		this.linter = linter;
+		this.operations = operations;
+		this.knownOperations = List.copyOf(knownOperations);
+		Set<String> extraLabels = new LinkedHashSet<>(registryTagKeys);
+		settings.commonTags().stream().map(Tag::getKey).forEach(extraLabels::add);
+		this.extraLabels = List.copyOf(extraLabels);
+		this.disabledMetrics = Set.copyOf(settings.disabledMetrics());
+		registry.config()
+			.onMeterAdded((meter) -> this.meterChanges.incrementAndGet())
+			.onMeterRemoved((meter) -> this.meterChanges.incrementAndGet());
+	}
+
+	/**
+	 * The current scrape, as {@code /actuator/prometheus} serves it.
+	 * @return the Prometheus text format
+	 */
+	public String scrape() {
+		return this.registry.scrape();
+	}
+
+	/**
+	 * The current scrape's families and samples, read from the registry's snapshots as
+	 * {@link #scrape()} would show them.
+	 * @return the exposition
+	 */
+	public Exposition exposition() {
+		return Exposition.of(this.registry.getPrometheusRegistry().scrape(), this.exporter);
+	}
+
+	/**
+	 * The exporter properties the registry's text format writer is built from, loaded as
+	 * {@code PrometheusMeterRegistry} loads them: they decide whether its scrape shows
+	 * {@code _created} gauges.
+	 */
+	private static ExporterProperties exporterProperties(PrometheusConfig config) {
+		Properties properties = config.prometheusProperties();
+		return ((properties != null) ? PrometheusPropertiesLoader.load(properties) : PrometheusPropertiesLoader.load())
+			.getExporterProperties();
+	}
+
+	/**
+	 * Families declared before they have series: catalog metrics, and the operations
+	 * listed under {@code operations.definitions} or given built-in rules, with the
+	 * labels their series will carry (including {@code management.metrics.tags}). A
+	 * family named in {@code disabled-metrics} is left out, with the {@code _max} of a
+	 * disabled histogram.
+	 * @return the declared families
+	 */
+	public List<ExposedFamily> declaredFamilies() {
+		List<ExposedFamily> families = new ArrayList<>(this.metrics.declaredFamilies(this.extraLabels));
+		for (String operation : this.knownOperations) {
+			for (ExposedFamily family : this.operations.families(operation, this.extraLabels,
+					this.settings.durationBuckets())) {
+				if (!isDisabled(family.name())) {
+					families.add(family);
+				}
+			}
+		}
+		return families;
+	}
+
+	private boolean isDisabled(String family) {
+		return this.disabledMetrics.contains(family) || (family.endsWith(MAX_SUFFIX)
+				&& this.disabledMetrics.contains(family.substring(0, family.length() - MAX_SUFFIX.length())));
+	}
+
+	/**
+	 * The reference of every exposed family and every declared one. The previous result
+	 * is returned again while no meter has been added or removed.
+	 * @return the reference
+	 */
+	public MetricsReference reference() {
+		return this.reference
+			.get((exposition) -> MetricsReference.of(exposition, declaredFamilies(), this.linter::isFramework));
+	}
+
+	/**
+	 * Lints the current scrape and the declared families it does not expose yet. The
+	 * previous result is returned again while no meter has been added or removed.
+	 * @return the findings
+	 */
+	public LintReport lint() {
+		return this.lint.get(this::lint);
+	}
+
+	/**
+	 * Lints a scrape already taken and the declared families it does not expose yet.
+	 * @param exposition the scrape
+	 * @return the findings
+	 */
+	public LintReport lint(Exposition exposition) {
+		return this.linter.lint(exposition, declaredFamilies());
+	}
+
+	/**
+	 * The last result computed from a scrape, and the count of meter changes it saw.
+	 * Callers that arrive while it is computed wait for it rather than scrape again.
+	 */
+	private final class LastResult<T> {
+
+		private long meterChanges = -1;
+
+		private T value;
+
+		synchronized T get(Function<Exposition, T> compute) {
+			// Read before scraping: a meter added during the scrape makes the next call
+			// scrape again.
+			long current = LiveMetrics.this.meterChanges.get();
+			if (this.value == null || this.meterChanges != current) {
+				this.value = compute.apply(exposition());
+				this.meterChanges = current;
+			}
+			return this.value;
+		}
+
+	}
+
+}
