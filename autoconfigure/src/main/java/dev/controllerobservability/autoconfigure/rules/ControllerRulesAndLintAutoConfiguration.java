@@ -24,6 +24,7 @@ import dev.controllerobservability.operations.ControllerOperations;
 import dev.controllerobservability.rules.RuleSet;
 import dev.controllerobservability.autoconfigure.ControllerObservabilityAutoConfiguration;
 import dev.controllerobservability.autoconfigure.ControllerObservabilitySettings;
+import dev.controllerobservability.autoconfigure.ControllerObservabilityProperties;
 
 import static org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration.APPLICATION_TASK_EXECUTOR_BEAN_NAME;
 
