@@ -16,12 +16,16 @@ import java.util.Random;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.jar.JarFile;
+import java.util.jar.JarEntry;
+import java.nio.file.Path;
+import java.net.URL;
+import java.net.JarURLConnection;
 
 import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
 import io.prometheus.metrics.expositionformats.OpenMetricsTextFormatWriter;
 import io.prometheus.metrics.expositionformats.PrometheusProtobufWriter;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
-import io.prometheus.metrics.expositionformats.generated.com_google_protobuf_4_33_0.Metrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.HistogramSnapshot.HistogramDataPointSnapshot;
 import io.prometheus.metrics.model.snapshots.NativeHistogramBucket;
@@ -57,8 +61,7 @@ class NativeHistogramPropertyTests {
 	@Property(tries = 300)
 	void countsEveryValueInItsTrueClassicBucketInTheSnapshotAndEveryFormat(
 			@ForAll @Size(max = 12) List<@From("bound") Double> bounds,
-			@ForAll @Size(max = 30) List<@From("value") Double> randomValues, @ForAll Random random)
-			throws IOException {
+			@ForAll @Size(max = 30) List<@From("value") Double> randomValues, @ForAll Random random) throws Exception {
 		List<Double> buckets = List.copyOf(new TreeSet<>(bounds.stream().map((bound) -> bound + 0.0).toList()));
 		List<Double> values = valuesAround(buckets, randomValues);
 		Collections.shuffle(values, random);
@@ -298,18 +301,48 @@ class NativeHistogramPropertyTests {
 		};
 	}
 
-	private static Scrape protobufScrape(byte[] bytes) throws IOException {
-		InputStream in = new ByteArrayInputStream(bytes);
-		Metrics.MetricFamily family = Metrics.MetricFamily.parseDelimitedFrom(in);
-		assertThat(family.getName()).isEqualTo(NAME);
-		Metrics.Histogram histogram = family.getMetric(0).getHistogram();
+	/**
+	 * Reads the protobuf scrape with the exposition formats' own generated classes, found
+	 * by reflection: their package names the bundled protobuf version, which changes with
+	 * the Prometheus client that Spring Boot manages.
+	 */
+	private static Scrape protobufScrape(byte[] bytes) throws Exception {
+		Object family = metricFamilyClass().getMethod("parseDelimitedFrom", InputStream.class)
+			.invoke(null, new ByteArrayInputStream(bytes));
+		assertThat(call(family, "getName")).isEqualTo(NAME);
+		Object histogram = call(call(family, "getMetric", 0), "getHistogram");
 		Map<Double, Long> buckets = new LinkedHashMap<>();
-		for (Metrics.Bucket bucket : histogram.getBucketList()) {
-			buckets.put(bucket.getUpperBound(), bucket.getCumulativeCount());
+		for (Object bucket : (List<?>) call(histogram, "getBucketList")) {
+			buckets.put((Double) call(bucket, "getUpperBound"), (Long) call(bucket, "getCumulativeCount"));
 		}
+		long count = (Long) call(histogram, "getSampleCount");
 		// The +Inf bucket is the sample count, whether the writer repeats it or not.
-		buckets.putIfAbsent(Double.POSITIVE_INFINITY, histogram.getSampleCount());
-		return new Scrape(buckets, histogram.getSampleCount(), histogram.getSampleSum());
+		buckets.putIfAbsent(Double.POSITIVE_INFINITY, count);
+		return new Scrape(buckets, count, (Double) call(histogram, "getSampleSum"));
+	}
+
+	private static Class<?> metricFamilyClass() throws Exception {
+		String generated = "io/prometheus/metrics/expositionformats/generated";
+		URL url = NativeHistogramPropertyTests.class.getClassLoader().getResource(generated);
+		assertThat(url).as("the exposition formats' generated classes").isNotNull();
+		JarURLConnection connection = (JarURLConnection) url.openConnection();
+		try (JarFile file = new JarFile(Path.of(connection.getJarFileURL().toURI()).toFile())) {
+			String entry = file.stream()
+				.map(JarEntry::getName)
+				.filter((name) -> name
+					.matches(generated + "/com_google_protobuf_[0-9_]+/Metrics\\$MetricFamily\\.class"))
+				.findFirst()
+				.orElseThrow(() -> new IllegalStateException("No generated MetricFamily class in " + file.getName()));
+			return Class.forName(entry.substring(0, entry.length() - ".class".length()).replace('/', '.'));
+		}
+	}
+
+	private static Object call(Object target, String method, Object... arguments) throws Exception {
+		Class<?>[] types = new Class<?>[arguments.length];
+		for (int i = 0; i < arguments.length; i++) {
+			types[i] = (arguments[i] instanceof Integer) ? int.class : arguments[i].getClass();
+		}
+		return target.getClass().getMethod(method, types).invoke(target, arguments);
 	}
 
 	private record Scrape(Map<Double, Long> buckets, long count, double sum) {
