@@ -30,6 +30,9 @@ class ControllerObservabilityBuilderTests {
 				refused("namespace", (b) -> b.namespace(""), "namespace(…)", "", "snake_case"),
 				refused("namespace", (b) -> b.namespace(null), "namespace(…)", null, "snake_case"),
 				refused("namespace", (b) -> b.namespace("jvm"), "namespace(…)", "jvm", "framework"),
+				refused("namespace", (b) -> b.namespace("jvm_memory"), "namespace(…)", "jvm_memory",
+						"starts with the prefix of framework or Kubernetes client metrics (jvm_*)"),
+				refused("namespace", (b) -> b.namespace("http_server"), "namespace(…)", "http_server", "(http_*)"),
 				refused("operations.tags[0]", (b) -> b.operationTags("le"), "operationTags(…) element 0", "le",
 						"reserved"),
 				refused("operations.tags[1]", (b) -> b.operationTags("kind", "result"), "operationTags(…) element 1",
@@ -284,6 +287,26 @@ class ControllerObservabilityBuilderTests {
 		ControllerObservability.Builder builder = setting
 			.apply(ControllerObservability.builder(new SimpleMeterRegistry()));
 		return assertThatExceptionOfType(InvalidSettingException.class).isThrownBy(builder::build).actual().getAction();
+	}
+
+	@Test
+	void suggestsAnotherNameForASelfMetricNameThatIsItselfAccepted() {
+		InvalidSettingException refused = org.assertj.core.api.Assertions.catchThrowableOfType(
+				InvalidSettingException.class,
+				() -> ControllerObservability.builder(new SimpleMeterRegistry())
+					.metric(MetricDefinition.counter("observability_errors_total").help("Mine.").build())
+					.build());
+		assertThat(refused.getReason()).startsWith("controller_observability_errors_total is one of the metrics");
+		String suggested = refused.getAction().replaceAll(".*'(.*)'.*", "$1");
+		assertThat(suggested).isEqualTo("observability_errors_of_controller_total");
+		SimpleMeterRegistry registry = new SimpleMeterRegistry();
+		ControllerObservability.builder(registry)
+			.metric(MetricDefinition.counter(suggested).help("Mine.").build())
+			.build()
+			.metrics()
+			.counter(suggested)
+			.increment();
+		assertThat(registry.get("controller.observability_errors_of_controller").counter().count()).isEqualTo(1);
 	}
 
 	@Test

@@ -123,7 +123,10 @@ class ConfigurationReferences implements ApplicationListener<ApplicationReadyEve
 		known.addAll(called);
 		known.addAll(this.declaredMetrics);
 		this.directFamilies.orderedStream().forEach((families) -> known.addAll(families.names()));
-		this.references.operations().values().forEach((operation) -> known.add(operation.familyName()));
+		this.references.operations().values().forEach((operation) -> {
+			known.add(operation.familyName());
+			known.add(operation.inFlightFamilyName());
+		});
 		for (int i = 0; i < disabled.size(); i++) {
 			String name = disabled.get(i);
 			if (!denied.contains(name) && !known.contains(name)) {

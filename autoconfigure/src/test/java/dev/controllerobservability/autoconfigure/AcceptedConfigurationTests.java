@@ -256,6 +256,18 @@ class AcceptedConfigurationTests {
 	}
 
 	@Test
+	void aDisabledInFlightGaugeOfADeclaredOperationGetsNoWarning(CapturedOutput output) {
+		try (ConfigurableApplicationContext context = ConfiguredApplication.start(Source.YAML, """
+				controller.observability:
+				  namespace: karpenter
+				  operations.definitions.bind.subsystem: allocation_controller
+				  disabled-metrics: [karpenter_allocation_controller_bind_in_flight]
+				""")) {
+			assertThat(warnings(output)).isEmpty();
+		}
+	}
+
+	@Test
 	void operationsCalledBeforeReadyAreKnownWithThePrometheusBackend(CapturedOutput output) {
 		try (ConfigurableApplicationContext context = ConfiguredApplication.start(Source.YAML, """
 				controller.observability:

@@ -67,9 +67,11 @@ final class MetricDefinitionValidator {
 		}
 		String stem = name.endsWith("_total") ? name.substring(0, name.length() - "_total".length()) : name;
 		if (MetricConventions.SELF_METRICS.contains(stem)) {
-			throw new InvalidMetricDefinitionException(subject, field, name, namespace + "_" + stem
-					+ " is one of the metrics the starter keeps about itself, which this " + "would take the place of",
-					"Choose another name, such as '" + stem + "_of_controller'");
+			String total = name.equals(stem) ? "" : "_total";
+			throw new InvalidMetricDefinitionException(subject, field, name,
+					namespace + "_" + stem + "_total is one of the metrics the starter keeps about itself, which this "
+							+ "would take the place of",
+					"Choose another name, such as '" + stem + "_of_controller" + total + "'");
 		}
 		if (name.equals(namespace) || name.startsWith(namespace + "_")) {
 			throw new InvalidMetricDefinitionException(subject, field, name,

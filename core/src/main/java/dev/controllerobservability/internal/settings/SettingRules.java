@@ -51,10 +51,12 @@ public final class SettingRules {
 							+ "not starting with a digit or '__'",
 					"Set it to a name such as '" + suggestion(namespace, "my_controller") + "'");
 		}
-		if (isFrameworkPrefix(namespace)) {
+		String framework = frameworkPrefixOf(namespace);
+		if (framework != null) {
 			throw Setting.NAMESPACE.refuse(namespace,
-					"'" + namespace + "' is the prefix of framework or Kubernetes client metrics, so controller "
-							+ "metrics would mix with them",
+					"'" + namespace + "' " + (framework.equals(namespace) ? "is" : "starts with") + " the prefix of "
+							+ "framework or Kubernetes client metrics (" + framework + "_*), so controller metrics "
+							+ "would mix with them",
 					"Use your controller's own name, such as 'karpenter'");
 		}
 		return namespace;
@@ -67,11 +69,7 @@ public final class SettingRules {
 	 * @return whether {@link #namespace(String)} accepts it
 	 */
 	public static boolean isUsableNamespace(String namespace) {
-		return MetricNames.isSnakeCase(namespace) && !isFrameworkPrefix(namespace);
-	}
-
-	private static boolean isFrameworkPrefix(String name) {
-		return MetricConventions.FRAMEWORK_PREFIXES.contains(name);
+		return MetricNames.isSnakeCase(namespace) && frameworkPrefixOf(namespace) == null;
 	}
 
 	/**
