@@ -407,7 +407,7 @@ public final class ControllerObservability {
 			MetricCatalog catalog = SettingRules.catalog(settings.namespace(), settings.metrics());
 			new SettingReferences(settings.namespace(), settings.operationTags(), settings.operationDefinitions(),
 					List.of(), catalog, SettingNames.BUILDER)
-				.check(settings.disabledMetrics(), settings.labelAllowList());
+				.check(settings.commonTags(), settings.disabledMetrics(), settings.labelAllowList());
 			NamingPolicy naming = ObservabilityParts.naming(settings, Map.of());
 			ClaimedFamilies claimed = new ClaimedFamilies(SettingNames.BUILDER);
 			claimed.seen(this.registry.getMeters());

@@ -112,6 +112,13 @@ class ControllerObservabilityBuilderTests {
 							.labelAllowList("widgets_x_total", "zone", "us-east-1a"),
 						"labelAllowList(…) key \"widgets_x_total\" key \"zone\"", "us-east-1a",
 						"longer than the longest label value kept (5 characters)"),
+				refused("common-tags.kind", (b) -> b.operationTags("kind").commonTags(Tags.of("kind", "common")),
+						"commonTags(…) key \"kind\"", "common",
+						"'kind' is also an operation tag (ControllerObservability.Builder.operationTags(…))"),
+				refused("common-tags.zone",
+						(b) -> b.metric(MetricDefinition.counter("x_total").help("X.").labels("zone").build())
+							.commonTags(Tags.of("zone", "common")),
+						"commonTags(…) key \"zone\"", "common", "'zone' is also a label of controller_x_total"),
 				refused("operations.max-operations", (b) -> b.maxOperations(0), "maxOperations(…)", 0, "at least 1"),
 				refused("max-label-values", (b) -> b.maxLabelValues(0), "maxLabelValues(…)", 0, "at least 1"),
 				refused("max-label-value-length", (b) -> b.maxLabelValueLength(-1), "maxLabelValueLength(…)", -1,

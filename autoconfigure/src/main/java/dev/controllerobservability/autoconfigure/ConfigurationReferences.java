@@ -83,7 +83,8 @@ class ConfigurationReferences implements ApplicationListener<ApplicationReadyEve
 	 */
 	void check() {
 		try {
-			this.references.check(this.settings.disabledMetrics(), this.settings.labelAllowList());
+			this.references.check(this.settings.commonTags(), this.settings.disabledMetrics(),
+					this.settings.labelAllowList());
 		}
 		catch (InvalidSettingException ex) {
 			throw InvalidObservabilityPropertyException.of(ex);

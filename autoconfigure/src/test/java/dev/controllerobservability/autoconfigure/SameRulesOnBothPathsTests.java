@@ -89,6 +89,8 @@ class SameRulesOnBothPathsTests {
 							.labelAllowList("controller_x_total", "zone", "us-east-1a"),
 						"metrics.x_total.type=counter", "metrics.x_total.help=X.", "metrics.x_total.labels=zone",
 						"max-label-value-length=5", "label-allow-list.controller_x_total.zone=us-east-1a"),
+				bad("common-tags.kind", (b) -> b.operationTags("kind").commonTags(Tags.of("kind", "common")),
+						"operations.tags=kind", "common-tags.kind=common"),
 				bad("version", (b) -> b.version("next"), "version=next"),
 				bad("show-hidden-metrics-for-version", (b) -> b.version("1.5.0").showHiddenMetricsForVersion("1.3"),
 						"version=1.5.0", "show-hidden-metrics-for-version=1.3"),

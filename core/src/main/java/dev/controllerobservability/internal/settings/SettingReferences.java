@@ -10,6 +10,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.Tags;
 import org.jspecify.annotations.Nullable;
 
 import dev.controllerobservability.InvalidSettingException;
@@ -92,13 +94,38 @@ public final class SettingReferences {
 	 * @param allowList the checked allowed label values by exposed metric name and label
 	 * @throws InvalidSettingException for the first mistake
 	 */
-	public void check(List<String> disabledMetrics, Map<String, Map<String, Set<String>>> allowList) {
+	public void check(Tags commonTags, List<String> disabledMetrics, Map<String, Map<String, Set<String>>> allowList) {
 		checkOperationsDistinct();
+		commonTags.forEach(this::checkCommonTag);
 		this.catalog.definitions().forEach(this::checkNotAnOperation);
 		for (int i = 0; i < disabledMetrics.size(); i++) {
 			checkDisabledIsAFamily(i, disabledMetrics.get(i));
 		}
 		allowList.forEach(this::checkAllowList);
+	}
+
+	/**
+	 * Refuses a common tag whose key a controller metric has as a label of its own: the
+	 * metric's value would win, and the common tag be dropped from it without a word.
+	 */
+	private void checkCommonTag(Tag tag) {
+		String key = tag.getKey();
+		String owner = null;
+		if (this.operationTags.contains(key)) {
+			owner = "an operation tag (" + this.names.of(Setting.OPERATION_TAGS) + ")";
+		}
+		for (MetricDefinition definition : this.catalog.definitions()) {
+			if (owner == null && definition.labels().contains(key)) {
+				owner = "a label of " + this.catalog.exposedName(definition.name());
+			}
+		}
+		if (owner != null) {
+			throw Setting.COMMON_TAGS.key(key)
+				.refuse(tag.getValue(),
+						"'" + key + "' is also " + owner
+								+ ": the metric's own value would win there, and the common tag be dropped from it",
+						"Give the common tag or the label another key");
+		}
 	}
 
 	/**
