@@ -411,8 +411,7 @@ public final class ControllerObservability {
 			NamingPolicy naming = ObservabilityParts.naming(settings, Map.of());
 			ClaimedFamilies claimed = new ClaimedFamilies(SettingNames.BUILDER);
 			claimed.seen(this.registry.getMeters());
-			this.registry.config()
-				.meterFilter(new ControllerMeterFilter(naming, (this.operationHistograms != null) ? claimed : null));
+			this.registry.config().meterFilter(new ControllerMeterFilter(naming, claimed));
 			RecordingFailures failures = ObservabilityParts.failures(this.registry, settings);
 			claimed.reportTo(failures);
 			CardinalityLimiter limiter = ObservabilityParts.limiter(this.registry, settings);
@@ -428,7 +427,8 @@ public final class ControllerObservability {
 			observations.observationConfig().observationHandler(handler);
 			ControllerOperations operations = ObservabilityParts.operations(observations, failures, settings, limiter,
 					handler, direct ? List.of() : null);
-			ControllerMetrics metrics = ObservabilityParts.metrics(this.registry, catalog, settings, limiter, failures);
+			ControllerMetrics metrics = ObservabilityParts.metrics(this.registry, catalog, settings, limiter, failures,
+					naming, claimed);
 			return new ControllerObservability(operations, metrics, failures, settings.disabledMetrics());
 		}
 

@@ -103,10 +103,8 @@ public final class ControllerObservabilityAutoConfiguration {
 	@Bean
 	@Order(METER_FILTER_ORDER)
 	@ConditionalOnMissingBean
-	ControllerMeterFilter controllerMeterFilter(NamingPolicy naming, ControllerObservabilitySettings settings,
-			ClaimedFamilies claimed) {
-		boolean claims = settings.operations().backend() == OperationsProperties.Backend.PROMETHEUS;
-		return new ControllerMeterFilter(naming, claims ? claimed : null);
+	ControllerMeterFilter controllerMeterFilter(NamingPolicy naming, ClaimedFamilies claimed) {
+		return new ControllerMeterFilter(naming, claimed);
 	}
 
 	@Bean
@@ -133,8 +131,11 @@ public final class ControllerObservabilityAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	ControllerMetrics controllerMetrics(MeterRegistry meterRegistry, MetricCatalog catalog,
-			ControllerObservabilitySettings settings, CardinalityLimiter limiter, RecordingFailures failures) {
-		return ObservabilityParts.metrics(meterRegistry, catalog, settings.core(), limiter, failures);
+			ControllerObservabilitySettings settings, CardinalityLimiter limiter, RecordingFailures failures,
+			NamingPolicy naming, ClaimedFamilies claimed) {
+		claimed.reportTo(failures);
+		claimed.seen(meterRegistry.getMeters());
+		return ObservabilityParts.metrics(meterRegistry, catalog, settings.core(), limiter, failures, naming, claimed);
 	}
 
 	@Bean

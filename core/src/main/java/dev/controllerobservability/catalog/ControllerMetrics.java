@@ -20,6 +20,8 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,9 +30,13 @@ import dev.controllerobservability.internal.cardinality.CardinalityLimiter;
 import dev.controllerobservability.internal.catalog.MetricCatalog;
 import dev.controllerobservability.internal.catalog.SelfMetrics;
 import dev.controllerobservability.exposition.ExposedFamily;
+import dev.controllerobservability.internal.catalog.CatalogHistograms;
 import dev.controllerobservability.internal.catalog.LabelSetIndex;
 import dev.controllerobservability.internal.catalog.SeriesCache;
+import dev.controllerobservability.internal.metrics.BucketRules;
+import dev.controllerobservability.internal.metrics.ClaimedFamilies;
 import dev.controllerobservability.internal.metrics.MetricConventions;
+import dev.controllerobservability.internal.metrics.NamingPolicy;
 import dev.controllerobservability.RecordingFailures;
 import dev.controllerobservability.internal.settings.Setting;
 import dev.controllerobservability.internal.settings.SettingNames;
@@ -72,6 +78,9 @@ public class ControllerMetrics {
 
 	private final double[] defaultBuckets;
 
+	/** Where histograms are recorded exactly, or {@code null} on another registry. */
+	private final @Nullable CatalogHistograms exactHistograms;
+
 	private final Map<String, Registered> metrics = new LinkedHashMap<>();
 
 	/** The series of one-label counters, found by name, key and value in one lookup. */
@@ -107,7 +116,34 @@ public class ControllerMetrics {
 	public ControllerMetrics(MeterRegistry registry, MetricCatalog catalog, StabilityPolicy policy,
 			CardinalityLimiter limiter, RecordingFailures failures, List<Double> defaultBuckets,
 			SettingNames settingNames) {
+		this(registry, catalog, policy, limiter, failures,
+				CatalogHistograms.of(registry,
+						NamingPolicy.builder(catalog.namespace()).durationBuckets(defaultBuckets).build(),
+						new ClaimedFamilies(settingNames)),
+				defaultBuckets, settingNames);
+	}
+
+	/**
+	 * Registers every declared metric, recording histograms into exact histograms where
+	 * the registry allows them.
+	 * @param registry the registry
+	 * @param catalog the declared metrics
+	 * @param policy which metrics are visible, deprecated or hidden
+	 * @param limiter the cardinality limits
+	 * @param failures where recording failures go
+	 * @param exactHistograms where histograms are recorded exactly
+	 * ({@link CatalogHistograms#of}), or {@code null} to record them as Micrometer
+	 * distribution summaries
+	 * @param defaultBuckets the shared duration buckets, in seconds
+	 * @param settingNames how messages name a setting
+	 * @throws InvalidMetricDefinitionException if a histogram cannot be recorded exactly
+	 * on the registry (see {@link #micrometerRoundsUp})
+	 */
+	public ControllerMetrics(MeterRegistry registry, MetricCatalog catalog, StabilityPolicy policy,
+			CardinalityLimiter limiter, RecordingFailures failures, @Nullable CatalogHistograms exactHistograms,
+			List<Double> defaultBuckets, SettingNames settingNames) {
 		this.settingNames = settingNames;
+		this.exactHistograms = exactHistograms;
 		this.registry = registry;
 		this.catalog = catalog;
 		this.limiter = limiter;
@@ -130,6 +166,7 @@ public class ControllerMetrics {
 				self.count(definition.stability(), aliasVisibility, renamedIn);
 				if (aliasVisibility.isExposed()) {
 					alias = new Alias(catalog.meterName(definition.replaces(), definition.type()),
+							catalog.exposedName(definition.replaces()),
 							StabilityPolicy.help(definition.stability(), aliasVisibility, renamedIn, definition.help())
 									+ " Replaced by " + catalog.exposedName(definition.name()) + ".");
 				}
@@ -143,8 +180,8 @@ public class ControllerMetrics {
 			// identity
 			// instead of comparing the characters.
 			this.metrics.put(definition.name().intern(), registered);
-			if (registered.exposed) {
-				warnOfBucketsMicrometerRoundsUp(registered);
+			if (registered.exposed && definition.type() == MetricType.HISTOGRAM && exactHistograms == null) {
+				registered.bucketless = micrometerRoundsUp(registered);
 			}
 			presetKnownSeries(registered);
 		}
@@ -159,47 +196,68 @@ public class ControllerMetrics {
 	}
 
 	/**
-	 * Warns of a histogram whose bucket boundaries are not all whole numbers:
-	 * Micrometer's distribution summary rounds each observation up to a whole number
-	 * before it finds the observation's bucket, so such boundaries do not split
-	 * observations as declared.
+	 * Checks that a histogram recorded as a Micrometer distribution summary gets its
+	 * values in their true buckets. Micrometer rounds each value up to a whole number of
+	 * at most {@code Long.MAX_VALUE} before it picks its bucket, and drops negative
+	 * values: the bucket is right for every value when each boundary is a whole number
+	 * below 2^63 and the histogram counts no negative values. Otherwise the histogram is
+	 * refused, unless the registry is Micrometer's {@link SimpleMeterRegistry}, which
+	 * nothing scrapes (Spring Boot's registry when no export is on, as in tests): there
+	 * it is recorded without buckets, its count, sum and maximum exact.
+	 * @return whether the histogram is recorded without buckets
+	 * @throws InvalidMetricDefinitionException if the histogram's buckets would be wrong
 	 */
-	private void warnOfBucketsMicrometerRoundsUp(Registered metric) {
-		String warning = (metric.definition.type() == MetricType.HISTOGRAM)
-				? bucketsMicrometerRoundsUp(metric.definition.name(), metric.buckets(this.defaultBuckets),
-						metric.definition.buckets().isEmpty())
-				: null;
-		if (warning != null) {
-			logger.warn(warning);
+	private boolean micrometerRoundsUp(Registered metric) {
+		double[] buckets = metric.buckets(this.defaultBuckets);
+		Double inexact = BucketRules.roundedUpPast(buckets);
+		if (inexact == null && !metric.negative) {
+			return false;
 		}
+		String name = metric.definition.name();
+		if (this.registry instanceof SimpleMeterRegistry) {
+			logger.info("Histogram '{}' is recorded without buckets on the SimpleMeterRegistry: Micrometer would count "
+					+ "its values in the wrong buckets. Its _count, _sum and _max are exact. Declared histograms "
+					+ "are exact on a PrometheusMeterRegistry.", name);
+			return true;
+		}
+		List<Double> declared = Arrays.stream(buckets).boxed().toList();
+		boolean defaults = metric.definition.buckets().isEmpty();
+		String why = (inexact != null)
+				? "rounds each value up to a whole number before it picks its bucket, so a value " + "just above "
+						+ Math.floor(inexact) + " is counted under le=\"" + firstAtLeast(buckets, Math.ceil(inexact))
+						+ "\", not le=\"" + inexact + "\""
+				: "drops negative values, which this histogram's first boundary " + buckets[0] + " makes room for";
+		throw new InvalidMetricDefinitionException(name, "buckets", declared,
+				"the registry is " + describe(this.registry)
+						+ ", where a histogram is a Micrometer distribution summary, " + "and Micrometer " + why
+						+ ((defaults) ? " (these are the default buckets, "
+								+ this.settingNames.of(Setting.DURATION_BUCKETS) + ")" : ""),
+				"Declare boundaries that are whole numbers of 0 or more, such as [1, 2, 5, 10], for " + name
+						+ " (scale a ratio to a percentage; time durations as operations of ControllerOperations, "
+						+ "whose buckets are exact on every registry), or record to a PrometheusMeterRegistry "
+						+ "alone, where declared histograms are exact");
 	}
 
-	/**
-	 * What is wrong with a histogram's buckets that Micrometer rounds observations up
-	 * into, if anything.
-	 * @param name the declared name
-	 * @param buckets the boundaries
-	 * @param defaults whether they are the default buckets
-	 * @return the warning, or {@code null} when every boundary is a whole number
-	 */
-	static @Nullable String bucketsMicrometerRoundsUp(String name, double[] buckets, boolean defaults) {
-		for (double boundary : buckets) {
-			if (boundary != Math.rint(boundary)) {
-				double rounded = Math.ceil(boundary);
-				String countedUnder = Arrays.stream(buckets)
-					.filter((bound) -> bound >= rounded)
-					.mapToObj(Double::toString)
-					.findFirst()
-					.orElse("+Inf");
-				return "Histogram '" + name + "' has bucket boundaries that are not whole numbers "
-						+ ((defaults) ? "(the default buckets) " : "") + Arrays.toString(buckets)
-						+ ". Micrometer rounds each observation up to a whole number before it counts it in a "
-						+ "bucket, so an observation of " + boundary + " is counted under le=\"" + countedUnder
-						+ "\", not le=\"" + boundary + "\". Declare buckets that are whole numbers, "
-						+ "or time durations as operations of ControllerOperations, whose buckets are exact.";
+	private static String firstAtLeast(double[] buckets, double value) {
+		for (double bucket : buckets) {
+			if (bucket >= value) {
+				return Double.toString(bucket);
 			}
 		}
-		return null;
+		return "+Inf";
+	}
+
+	private static String describe(MeterRegistry registry) {
+		String name = registry.getClass().getSimpleName();
+		if (registry instanceof CompositeMeterRegistry composite) {
+			return "a " + name + " of "
+					+ composite.getRegistries()
+						.stream()
+						.map((child) -> child.getClass().getSimpleName())
+						.sorted()
+						.toList();
+		}
+		return "a " + name;
 	}
 
 	/**
@@ -349,20 +407,33 @@ public class ControllerMetrics {
 			return MetricHistogram.NOOP;
 		}
 		try {
-			DistributionSummary primary = summary(metric.meterName, metric.help, metric, tags);
-			DistributionSummary alias = (metric.alias != null)
-					? summary(metric.alias.meterName, metric.alias.help, metric, tags) : null;
+			CatalogHistograms.Series primary;
+			CatalogHistograms.Series alias = null;
+			if (this.exactHistograms != null && metric.definition.type() == MetricType.HISTOGRAM) {
+				primary = exactSeries(metric.exposedName, metric.help, metric, tags);
+				if (metric.alias != null) {
+					alias = exactSeries(metric.alias.exposedName, metric.alias.help, metric, tags);
+				}
+			}
+			else {
+				primary = summary(metric.meterName, metric.help, metric, tags)::record;
+				if (metric.alias != null) {
+					alias = summary(metric.alias.meterName, metric.alias.help, metric, tags)::record;
+				}
+			}
+			CatalogHistograms.Series renamed = alias;
 			return (value) -> {
-				if (!isCountable(value)) {
+				if (!metric.accepts(value)) {
 					this.failures.record("observation of " + name,
-							new IllegalArgumentException("Histogram '" + name + "' was given " + value
-									+ "; its sum must only go up: observe finite values of 0 or more"));
+							new IllegalArgumentException("Histogram '" + name + "' was given " + value + "; "
+									+ (metric.negative ? "observe finite values"
+											: "its sum must only go up: observe finite values of 0 or more")));
 					return;
 				}
 				try {
-					primary.record(value);
-					if (alias != null) {
-						alias.record(value);
+					primary.observe(value);
+					if (renamed != null) {
+						renamed.observe(value);
 					}
 				}
 				catch (RuntimeException ex) {
@@ -374,6 +445,11 @@ public class ControllerMetrics {
 			this.failures.record("registration of " + name, ex);
 			return MetricHistogram.NOOP;
 		}
+	}
+
+	private CatalogHistograms.Series exactSeries(String family, String help, Registered metric, Tags tags) {
+		return this.exactHistograms.series(family, help, metric.definition.labels(),
+				metric.buckets(this.defaultBuckets), metric.negative, tags);
 	}
 
 	/**
@@ -476,8 +552,9 @@ public class ControllerMetrics {
 			default -> "gauge";
 		};
 		families.add(new ExposedFamily(name, exposedType, help, List.of(labels), buckets));
-		if (type == MetricType.HISTOGRAM || type == MetricType.SUMMARY) {
-			// Micrometer exposes the largest observation beside every distribution.
+		if ((type == MetricType.HISTOGRAM && !metric.negative) || type == MetricType.SUMMARY) {
+			// The largest observation beside every distribution, as Micrometer shows it;
+			// none for a histogram of negative values.
 			families.add(new ExposedFamily(name + "_max", "gauge", help, List.of(labels), List.of()));
 		}
 	}
@@ -595,7 +672,7 @@ public class ControllerMetrics {
 			.description(help)
 			.baseUnit(metric.definition.unit())
 			.tags(tags);
-		if (metric.definition.type() == MetricType.HISTOGRAM) {
+		if (metric.definition.type() == MetricType.HISTOGRAM && !metric.bucketless) {
 			builder.serviceLevelObjectives(metric.buckets(this.defaultBuckets));
 		}
 		else {
@@ -680,6 +757,17 @@ public class ControllerMetrics {
 
 		final SeriesCache<MetricCounter> counters;
 
+		/**
+		 * Whether the histogram counts negative values: its first boundary is below 0.
+		 */
+		final boolean negative;
+
+		/**
+		 * Whether the histogram is recorded without buckets
+		 * ({@link #micrometerRoundsUp}).
+		 */
+		boolean bucketless;
+
 		Registered(MetricDefinition definition, boolean exposed, String meterName, String help, Alias alias,
 				String exposedName, SeriesCache<MetricCounter> counters) {
 			this.definition = definition;
@@ -689,6 +777,15 @@ public class ControllerMetrics {
 			this.help = help;
 			this.alias = alias;
 			this.exposedName = exposedName;
+			this.negative = definition.type() == MetricType.HISTOGRAM && !definition.buckets().isEmpty()
+					&& definition.buckets().get(0) < 0;
+		}
+
+		/**
+		 * Whether a histogram observes a value: finite, and 0 or more unless negative.
+		 */
+		boolean accepts(double value) {
+			return this.negative ? Double.isFinite(value) : isCountable(value);
 		}
 
 		double[] buckets(double[] defaults) {
@@ -699,7 +796,7 @@ public class ControllerMetrics {
 	}
 
 	/** The deprecated old name a renamed metric is also recorded under. */
-	private record Alias(String meterName, String help) {
+	private record Alias(String meterName, String exposedName, String help) {
 	}
 
 	/**

@@ -7,7 +7,11 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.micrometer.core.instrument.Clock;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
+import io.micrometer.core.instrument.distribution.CountAtBucket;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -26,6 +30,8 @@ import dev.controllerobservability.internal.stability.StabilityPolicy;
 import dev.controllerobservability.internal.stability.Version;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 class ControllerMetricsTests {
@@ -146,14 +152,16 @@ class ControllerMetricsTests {
 
 	@Test
 	void observesHistogramsWithTheirBucketsAndSummariesWithout() {
-		ControllerMetrics metrics = metrics("1.4.0");
+		PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+		ControllerMetrics metrics = new ControllerMetrics(prometheus, MetricCatalog.of("karpenter", this.definitions),
+				new StabilityPolicy(Version.parse("1.4.0"), null, Set.of()), this.limiter, this.failures,
+				List.of(0.5, 5.0));
 		metrics.histogram("packing_seconds").observe(0.3);
 		metrics.histogram("wait_seconds").observe(2);
-		assertThat(this.registry.get("karpenter.packing_seconds").summary().takeSnapshot().histogramCounts())
-			.extracting((bucket) -> bucket.bucket())
-			.containsExactly(0.1, 1.0);
-		assertThat(this.registry.get("karpenter.wait_seconds").summary().takeSnapshot().histogramCounts()).isEmpty();
-		assertThat(this.registry.get("karpenter.wait_seconds").summary().count()).isEqualTo(1);
+		assertThat(prometheus.scrape().lines().filter((line) -> line.contains("_bucket"))).containsExactly(
+				"karpenter_packing_seconds_bucket{le=\"0.1\"} 0", "karpenter_packing_seconds_bucket{le=\"1.0\"} 1",
+				"karpenter_packing_seconds_bucket{le=\"+Inf\"} 1");
+		assertThat(prometheus.get("karpenter.wait_seconds").summary().count()).isEqualTo(1);
 	}
 
 	@Test
@@ -405,41 +413,98 @@ class ControllerMetricsTests {
 	}
 
 	@Test
-	void countsAnObservationInTheBucketOfItsValueRoundedUpAsMicrometerDoes() {
+	void countsAnObservationInItsTrueBucketOnAPrometheusRegistry() {
 		PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-		new ControllerMetrics(prometheus, MetricCatalog.of("karpenter", this.definitions),
+		MetricHistogram histogram = new ControllerMetrics(prometheus, MetricCatalog.of("karpenter", this.definitions),
 				new StabilityPolicy(Version.parse("1.4.0"), null, Set.of()), this.limiter, this.failures,
 				List.of(0.5, 5.0))
-			.histogram("packing_seconds")
-			.observe(0.05);
-		assertThat(prometheus.scrape().lines()).contains("karpenter_packing_seconds_bucket{le=\"0.1\"} 0",
-				"karpenter_packing_seconds_bucket{le=\"1.0\"} 1", "karpenter_packing_seconds_sum 0.05",
-				"karpenter_packing_seconds_max 0.05");
+			.histogram("packing_seconds");
+		histogram.observe(0.05);
+		histogram.observe(0.1);
+		histogram.observe(Math.nextUp(0.1));
+		assertThat(prometheus.scrape().lines()).contains("karpenter_packing_seconds_bucket{le=\"0.1\"} 2",
+				"karpenter_packing_seconds_bucket{le=\"1.0\"} 3", "karpenter_packing_seconds_count 3",
+				"karpenter_packing_seconds_max 0.10000000000000002");
 	}
 
 	@Test
-	void warnsOfAHistogramWhoseBucketsAreNotWholeNumbers() {
+	void recordsAHistogramWithoutBucketsOnTheSimpleRegistryWhereMicrometerWouldRoundItsValuesUp() {
 		Logger logger = (Logger) LoggerFactory.getLogger(ControllerMetrics.class);
 		ListAppender<ILoggingEvent> appender = new ListAppender<>();
 		appender.start();
 		logger.addAppender(appender);
 		try {
-			metrics("1.4.0");
+			metrics("1.4.0").histogram("packing_seconds").observe(0.3);
 		}
 		finally {
 			logger.detachAppender(appender);
 		}
 		assertThat(appender.list).extracting(ILoggingEvent::getFormattedMessage)
-			.containsExactly("Histogram 'packing_seconds' has bucket boundaries that are not whole numbers "
-					+ "[0.1, 1.0]. Micrometer rounds each observation up to a whole number before it counts it in "
-					+ "a bucket, so an observation of 0.1 is counted under le=\"1.0\", not le=\"0.1\". Declare "
-					+ "buckets that are whole numbers, or time durations as operations of ControllerOperations, "
-					+ "whose buckets are exact.");
-		assertThat(ControllerMetrics.bucketsMicrometerRoundsUp("pods_per_node", new double[] { 1, 2, 4, 8 }, false))
-			.isNull();
-		assertThat(ControllerMetrics.bucketsMicrometerRoundsUp("lag_seconds", new double[] { 0.5, 0.75 }, true))
-			.contains("not whole numbers (the default buckets) [0.5, 0.75]")
-			.contains("counted under le=\"+Inf\"");
+			.containsExactly("Histogram 'packing_seconds' is recorded without buckets on the SimpleMeterRegistry: "
+					+ "Micrometer would count its values in the wrong buckets. Its _count, _sum and _max are exact. "
+					+ "Declared histograms are exact on a PrometheusMeterRegistry.");
+		DistributionSummary summary = this.registry.get("karpenter.packing_seconds").summary();
+		assertThat(summary.takeSnapshot().histogramCounts()).isEmpty();
+		assertThat(summary.count()).isEqualTo(1);
+		assertThat(summary.totalAmount()).isEqualTo(0.3);
+		assertThat(summary.max()).isEqualTo(0.3);
+	}
+
+	@Test
+	void refusesAHistogramThatMicrometerWouldBucketWronglyOnAnyOtherRegistry() {
+		CompositeMeterRegistry composite = new CompositeMeterRegistry(Clock.SYSTEM,
+				List.of(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), new SimpleMeterRegistry()));
+		assertThatExceptionOfType(InvalidMetricDefinitionException.class)
+			.isThrownBy(() -> new ControllerMetrics(composite, MetricCatalog.of("karpenter", this.definitions),
+					new StabilityPolicy(Version.parse("1.4.0"), null, Set.of()), this.limiter, this.failures,
+					List.of(0.5, 5.0)))
+			.satisfies((ex) -> {
+				assertThat(ex.getMetric()).isEqualTo("packing_seconds");
+				assertThat(ex.getField()).isEqualTo("buckets");
+				assertThat(ex.getValue()).isEqualTo(List.of(0.1, 1.0));
+				assertThat(ex.getReason()).isEqualTo("the registry is a CompositeMeterRegistry of "
+						+ "[PrometheusMeterRegistry, SimpleMeterRegistry], where a histogram is a Micrometer "
+						+ "distribution summary, and Micrometer rounds each value up to a whole number before it "
+						+ "picks its bucket, so a value just above 0.0 is counted under le=\"1.0\", not le=\"0.1\"");
+				assertThat(ex.getAction())
+					.startsWith("Declare boundaries that are whole numbers of 0 or more, "
+							+ "such as [1, 2, 5, 10], for packing_seconds")
+					.endsWith("or record to a PrometheusMeterRegistry alone, where declared histograms are exact");
+			});
+	}
+
+	@Test
+	void refusesAHistogramOfNegativeValuesOnAnyRegistryButPrometheus() {
+		List<MetricDefinition> skew = List.of(MetricDefinition.histogram("clock_skew_seconds")
+			.help("Skew.")
+			.unit("seconds")
+			.buckets(-1, 0, 1)
+			.build());
+		CompositeMeterRegistry composite = new CompositeMeterRegistry();
+		assertThatExceptionOfType(InvalidMetricDefinitionException.class)
+			.isThrownBy(() -> new ControllerMetrics(composite, MetricCatalog.of("karpenter", skew),
+					new StabilityPolicy(Version.parse("1.4.0"), null, Set.of()), this.limiter, this.failures,
+					List.of(0.5, 5.0)))
+			.withMessageContaining(
+					"Micrometer drops negative values, which this histogram's first boundary -1.0 " + "makes room for");
+	}
+
+	@Test
+	void recordsAHistogramOfWholeNumberBucketsAsAMicrometerSummaryOnAnyRegistry() {
+		List<MetricDefinition> pods = List
+			.of(MetricDefinition.histogram("pods_per_node").help("Pods.").buckets(1, 2, 4).build());
+		CompositeMeterRegistry composite = new CompositeMeterRegistry(Clock.SYSTEM, List.of(this.registry));
+		MetricHistogram histogram = new ControllerMetrics(composite, MetricCatalog.of("karpenter", pods),
+				new StabilityPolicy(Version.parse("1.4.0"), null, Set.of()), this.limiter, this.failures,
+				List.of(0.5, 5.0))
+			.histogram("pods_per_node");
+		histogram.observe(1.5);
+		histogram.observe(2);
+		histogram.observe(4.01);
+		// Rounded up to 2, 2 and 5, each value is still in its true bucket.
+		assertThat(this.registry.get("karpenter.pods_per_node").summary().takeSnapshot().histogramCounts())
+			.extracting(CountAtBucket::bucket, CountAtBucket::count)
+			.containsExactly(tuple(1.0, 0.0), tuple(2.0, 2.0), tuple(4.0, 2.0));
 	}
 
 	private double count(String name, String provisioner) {

@@ -154,7 +154,7 @@ final class MetricDefinitionValidator {
 					"only histograms have buckets, and this is a " + definition.type(),
 					"Remove the buckets or make it a histogram");
 		}
-		BucketRules.Problem problem = BucketRules.check(definition.buckets());
+		BucketRules.Problem problem = BucketRules.checkValues(definition.buckets());
 		if (problem != null) {
 			throw new InvalidMetricDefinitionException(definition.name(), "buckets", definition.buckets(),
 					problem.reason(), problem.action());

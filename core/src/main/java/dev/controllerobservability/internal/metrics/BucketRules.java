@@ -4,11 +4,11 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * What makes a list of histogram bucket boundaries usable: at least one, each positive
- * and finite, strictly increasing; for durations, which are timed in whole nanoseconds,
- * also between one nanosecond and the longest {@code long} of nanoseconds, and distinct
- * to the nanosecond. Shared by every place that accepts buckets, so the same mistake gets
- * the same explanation.
+ * What makes a list of histogram bucket boundaries usable: at least one, each finite (and
+ * positive for durations), strictly increasing; for durations, which are timed in whole
+ * nanoseconds, also between one nanosecond and the longest {@code long} of nanoseconds,
+ * and distinct to the nanosecond. Shared by every place that accepts buckets, so the same
+ * mistake gets the same explanation.
  */
 public final class BucketRules {
 
@@ -74,20 +74,55 @@ public final class BucketRules {
 	}
 
 	/**
-	 * Checks boundaries.
+	 * The first boundary that Micrometer's distribution summary cannot split values at.
+	 * It rounds each value up to a whole number of at most {@code Long.MAX_VALUE} before
+	 * it picks its bucket, which is then the true bucket exactly when every boundary is a
+	 * whole number below 2^63.
+	 * @param buckets the boundaries
+	 * @return the first boundary that is not such a whole number, or {@code null}
+	 */
+	public static Double roundedUpPast(double[] buckets) {
+		for (double boundary : buckets) {
+			if (boundary != Math.rint(boundary) || Math.abs(boundary) >= 0x1p63) {
+				return boundary;
+			}
+		}
+		return null;
+	}
+
+	/**
+	 * Checks boundaries of durations, which are positive.
 	 * @param buckets the boundaries as configured
 	 * @return the first problem, or {@code null} when they are usable
 	 */
 	public static Problem check(List<Double> buckets) {
+		return check(buckets, true);
+	}
+
+	/**
+	 * Checks boundaries of a declared histogram, which may lie at or below 0: the
+	 * histogram then counts the negative values its first boundary makes room for.
+	 * @param buckets the boundaries as declared
+	 * @return the first problem, or {@code null} when they are usable
+	 */
+	public static Problem checkValues(List<Double> buckets) {
+		return check(buckets, false);
+	}
+
+	private static Problem check(List<Double> buckets, boolean positive) {
 		if (buckets == null || buckets.isEmpty()) {
 			return new Problem(-1, buckets, "at least one bucket boundary is needed",
 					"List boundaries in seconds, such as [0.1, 1, 10]");
 		}
 		for (int i = 0; i < buckets.size(); i++) {
 			Double bucket = buckets.get(i);
-			if (bucket == null || !Double.isFinite(bucket) || bucket <= 0) {
+			if (positive && (bucket == null || !Double.isFinite(bucket) || bucket <= 0)) {
 				return new Problem(i, bucket, "bucket boundaries must be positive and finite",
 						"Remove it or use a positive number such as 0.005");
+			}
+			if (bucket == null || !Double.isFinite(bucket)) {
+				return new Problem(i, bucket, "bucket boundaries must be finite numbers",
+						"Remove it or use a number such as 0.5");
 			}
 			Double previous = (i > 0) ? buckets.get(i - 1) : null;
 			if (previous != null && bucket.equals(previous)) {

@@ -36,8 +36,8 @@ public final class ClaimedFamilies {
 
 	private static final Logger logger = LoggerFactory.getLogger(ClaimedFamilies.class);
 
-	/** Owners by family name. */
-	private final Map<String, String> owners = new HashMap<>();
+	/** Claims by family name. */
+	private final Map<String, Claim> owners = new HashMap<>();
 
 	/** Families of the Micrometer meters the filter let through. */
 	private final Set<String> micrometerFamilies = new HashSet<>();
@@ -72,9 +72,21 @@ public final class ClaimedFamilies {
 	 * @return the failure to record for each call that goes unrecorded
 	 */
 	public IllegalStateException taken(String owner, String family) {
+		return taken(owner, family, this.settingNames.micrometerBackend());
+	}
+
+	/**
+	 * Why a family is not registered: a Micrometer meter holds one of its names.
+	 * @param owner what would have registered it, such as {@code histogram 'ratio'}
+	 * @param family the family's name
+	 * @param alternative the other fix than renaming the meter, such as
+	 * {@code rename the declared histogram}
+	 * @return the failure to record for each call that goes unrecorded
+	 */
+	public IllegalStateException taken(String owner, String family, String alternative) {
 		return new IllegalStateException(owner + " is not recorded: its family " + family
 				+ " would take the name of a meter registered through Micrometer before it, and two metrics of one "
-				+ "name would fail every scrape. Rename that meter, or " + this.settingNames.micrometerBackend() + ".");
+				+ "name would fail every scrape. Rename that meter, or " + alternative + ".");
 	}
 
 	/**
@@ -84,13 +96,25 @@ public final class ClaimedFamilies {
 	 * @param owner what registers them, for the message of a refusal
 	 * @return whether they are claimed
 	 */
-	public synchronized boolean claim(List<String> families, String owner) {
+	public boolean claim(List<String> families, String owner) {
+		return claim(families, owner, this.settingNames.micrometerBackend());
+	}
+
+	/**
+	 * Claims family names, unless a Micrometer meter took one of them already.
+	 * @param families Prometheus family names
+	 * @param owner what registers them, for the message of a refusal
+	 * @param alternative the other fix of a refused meter than renaming it, such as
+	 * {@code rename the declared histogram}
+	 * @return whether they are claimed
+	 */
+	public synchronized boolean claim(List<String> families, String owner, String alternative) {
 		for (String family : families) {
 			if (this.micrometerFamilies.contains(family)) {
 				return false;
 			}
 		}
-		families.forEach((family) -> this.owners.put(family, owner));
+		families.forEach((family) -> this.owners.put(family, new Claim(owner, alternative)));
 		return true;
 	}
 
@@ -148,14 +172,14 @@ public final class ClaimedFamilies {
 	 * @return the failure to record
 	 */
 	IllegalStateException refusal(Meter.Id id, String family) {
-		String owner;
+		Claim claim;
 		synchronized (this) {
-			owner = this.owners.getOrDefault(family, "the starter");
+			claim = this.owners.getOrDefault(family, new Claim("the starter", this.settingNames.micrometerBackend()));
 		}
 		return new IllegalStateException("Meter '" + id.getName() + "' was not registered: it would be exposed as "
-				+ family + ", which is " + owner + ", registered with the Prometheus registry directly; two metrics "
-				+ "of one name would fail every scrape. Give the meter another name, or "
-				+ this.settingNames.micrometerBackend() + ".");
+				+ family + ", which is " + claim.owner() + ", registered with the Prometheus registry directly; two "
+				+ "metrics of one name would fail every scrape. Give the meter another name, or " + claim.alternative()
+				+ ".");
 	}
 
 	/**
@@ -172,6 +196,10 @@ public final class ClaimedFamilies {
 		else {
 			logger.warn(refusal.getMessage());
 		}
+	}
+
+	/** Who claimed a family, and the other fix of a meter refused for it. */
+	private record Claim(String owner, String alternative) {
 	}
 
 }

@@ -45,7 +45,7 @@ public final class NamingPolicy {
 
 	private final List<Double> durationBuckets;
 
-	private final double[] bucketsSeconds;
+	private final double @Nullable [] bucketsSeconds;
 
 	private final double[] bucketsNanos;
 
@@ -58,7 +58,8 @@ public final class NamingPolicy {
 		this.meterPrefixes = List.copyOf(builder.meterPrefixes);
 		this.disabledMetrics = Set.copyOf(builder.disabledMetrics);
 		this.durationBuckets = List.copyOf(builder.durationBuckets);
-		this.bucketsSeconds = this.durationBuckets.stream().mapToDouble(Double::doubleValue).toArray();
+		double[] bounds = this.durationBuckets.stream().mapToDouble(Double::doubleValue).toArray();
+		this.bucketsSeconds = (BucketRules.roundedUpPast(bounds) == null) ? bounds : null;
 		this.bucketsNanos = this.durationBuckets.stream()
 			.mapToDouble((seconds) -> Math.rint(seconds * NANOS_PER_SECOND))
 			.toArray();
@@ -200,8 +201,10 @@ public final class NamingPolicy {
 
 	/**
 	 * The default buckets a Micrometer meter without buckets of its own gets, in its base
-	 * unit: timers count nanoseconds, summaries in seconds count seconds; other summaries
-	 * (counts, bytes) get none.
+	 * unit: timers count nanoseconds; summaries in seconds count seconds when every
+	 * duration bucket is a whole number, and get none otherwise, since Micrometer rounds
+	 * a summary's values up to a whole number before it picks their bucket
+	 * ({@link BucketRules#roundedUpPast}); other summaries (counts, bytes) get none.
 	 * @param id the meter
 	 * @return the boundaries, or {@code null} for none
 	 */

@@ -17,6 +17,7 @@ import dev.controllerobservability.internal.metrics.ClaimedFamilies;
 import dev.controllerobservability.internal.metrics.NamingPolicy;
 import dev.controllerobservability.internal.metrics.MetricConventions;
 import dev.controllerobservability.internal.metrics.NativeHistogram;
+import dev.controllerobservability.internal.metrics.WindowMax;
 import dev.controllerobservability.stability.StabilityLevel;
 import dev.controllerobservability.operations.OperationDescriptor;
 
@@ -183,8 +184,9 @@ public final class PrometheusDurations implements OperationDurations {
 			WindowMax window = this.maxima.computeIfAbsent(List.copyOf(values),
 					(key) -> new WindowMax(PrometheusDurations.this.clock.monotonicTime()));
 			return (nanos) -> {
-				point.observe(nanos / 1e9);
-				window.record(nanos);
+				double seconds = nanos / 1e9;
+				point.observe(seconds);
+				window.record(seconds);
 			};
 		}
 

@@ -11,7 +11,9 @@ import org.jspecify.annotations.Nullable;
 import dev.controllerobservability.RecordingFailures;
 import dev.controllerobservability.catalog.ControllerMetrics;
 import dev.controllerobservability.internal.cardinality.CardinalityLimiter;
+import dev.controllerobservability.internal.catalog.CatalogHistograms;
 import dev.controllerobservability.internal.catalog.MetricCatalog;
+import dev.controllerobservability.internal.metrics.ClaimedFamilies;
 import dev.controllerobservability.internal.metrics.NamingPolicy;
 import dev.controllerobservability.internal.operations.OperationMeterObservationHandler;
 import dev.controllerobservability.internal.settings.CheckedSettings;
@@ -78,12 +80,15 @@ public final class ObservabilityParts {
 	 * @param settings the settings
 	 * @param limiter the cardinality limits
 	 * @param failures where failures to record go
-	 * @return the metrics
+	 * @param naming the constant labels of the exact histograms
+	 * @param claimed where the exact histograms claim their names from Micrometer meters
+	 * @return the metrics, whose histograms are exact on a
+	 * {@code PrometheusMeterRegistry}
 	 */
 	public static ControllerMetrics metrics(MeterRegistry registry, MetricCatalog catalog, CheckedSettings settings,
-			CardinalityLimiter limiter, RecordingFailures failures) {
+			CardinalityLimiter limiter, RecordingFailures failures, NamingPolicy naming, ClaimedFamilies claimed) {
 		return new ControllerMetrics(registry, catalog, settings.stability(), limiter, failures,
-				settings.durationBuckets(), settings.settingNames());
+				CatalogHistograms.of(registry, naming, claimed), settings.durationBuckets(), settings.settingNames());
 	}
 
 	/**

@@ -13,6 +13,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 class ControllerMeterFilterTests {
 
@@ -76,13 +77,30 @@ class ControllerMeterFilterTests {
 	}
 
 	@Test
-	void appliesDurationBucketsToSummariesOfSecondsOnly() {
+	void givesSummariesOfSecondsNoDurationBucketsMicrometerWouldRoundValuesUpPast() {
 		DistributionSummary seconds = DistributionSummary.builder("karpenter.queue.wait")
 			.baseUnit("seconds")
 			.register(this.registry);
-		DistributionSummary pods = DistributionSummary.builder("karpenter.batch.size").register(this.registry);
-		assertThat(Arrays.stream(seconds.takeSnapshot().histogramCounts()).map(CountAtBucket::bucket))
-			.containsExactly(0.1, 1.0, 10.0);
+		// Micrometer would count 0.05 s, rounded up to 1, under le="1.0" rather than
+		// le="0.1": no buckets rather than wrong ones.
+		seconds.record(0.05);
+		assertThat(seconds.takeSnapshot().histogramCounts()).isEmpty();
+		assertThat(seconds.count()).isEqualTo(1);
+	}
+
+	@Test
+	void appliesWholeNumberDurationBucketsToSummariesOfSecondsOnly() {
+		SimpleMeterRegistry registry = new SimpleMeterRegistry();
+		registry.config()
+			.meterFilter(ControllerMeterFilter.builder("karpenter").durationBuckets(List.of(1.0, 10.0, 60.0)).build());
+		DistributionSummary seconds = DistributionSummary.builder("karpenter.queue.wait")
+			.baseUnit("seconds")
+			.register(registry);
+		DistributionSummary pods = DistributionSummary.builder("karpenter.batch.size").register(registry);
+		seconds.record(1.5);
+		assertThat(Arrays.stream(seconds.takeSnapshot().histogramCounts()))
+			.extracting(CountAtBucket::bucket, CountAtBucket::count)
+			.containsExactly(tuple(1.0, 0.0), tuple(10.0, 1.0), tuple(60.0, 1.0));
 		assertThat(pods.takeSnapshot().histogramCounts()).isEmpty();
 	}
 

@@ -1,4 +1,4 @@
-package dev.controllerobservability.internal.operations;
+package dev.controllerobservability.internal.metrics;
 
 import java.util.concurrent.TimeUnit;
 
@@ -7,9 +7,10 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The {@code _max} of the prometheus backend: the largest duration of the last two
- * minutes while it is read every 40 seconds or more often, and of the time since the
- * previous read when reads are further apart, shown for 40 more seconds.
+ * The {@code _max} of the prometheus backend and of exact catalog histograms: the largest
+ * value of the last two minutes while it is read every 40 seconds or more often, and of
+ * the time since the previous read when reads are further apart, shown for 40 more
+ * seconds.
  */
 class WindowMaxTests {
 
@@ -18,19 +19,32 @@ class WindowMaxTests {
 	@Test
 	void showsTheLargestDurationRecorded() {
 		WindowMax max = new WindowMax(0);
-		max.record(2 * SECOND);
-		max.record(5 * SECOND);
-		max.record(1 * SECOND);
+		max.record(2.0);
+		max.record(5.0);
+		max.record(1.0);
 		assertThat(max.poll(10 * SECOND)).isEqualTo(5.0);
+	}
+
+	@Test
+	void ordersValuesOfZeroOrMoreAsNumbersDo() {
+		WindowMax max = new WindowMax(0);
+		max.record(0.25);
+		max.record(Double.MIN_VALUE);
+		max.record(0.0);
+		max.record(0.2500000000000001);
+		max.record(1e-300);
+		assertThat(max.poll(SECOND)).isEqualTo(0.2500000000000001);
+		max.record(1e300);
+		assertThat(max.poll(2 * SECOND)).isEqualTo(1e300);
 	}
 
 	@Test
 	void forgetsADurationOnceTheWindowHasPassed() {
 		WindowMax max = new WindowMax(0);
-		max.record(5 * SECOND);
+		max.record(5.0);
 		assertThat(max.poll(40 * SECOND)).isEqualTo(5.0);
 		assertThat(max.poll(80 * SECOND)).isEqualTo(5.0);
-		max.record(1 * SECOND);
+		max.record(1.0);
 		assertThat(max.poll(120 * SECOND)).isEqualTo(1.0);
 		// Recorded before the read at 120 s: gone two minutes later.
 		assertThat(max.poll(240 * SECOND)).isZero();
@@ -40,7 +54,7 @@ class WindowMaxTests {
 	void keepsWhatWasRecordedSinceThePreviousReadWhenReadsAreFarApart() {
 		WindowMax max = new WindowMax(0);
 		assertThat(max.poll(0)).isZero();
-		max.record(3 * SECOND);
+		max.record(3.0);
 		assertThat(max.poll(600 * SECOND)).isEqualTo(3.0);
 		// Then read every second, it stays for one slot, 40 seconds, and no longer.
 		assertThat(max.poll(639 * SECOND)).isEqualTo(3.0);
@@ -50,7 +64,7 @@ class WindowMaxTests {
 	@Test
 	void showsItForFortySecondsAfterAReadBetweenTwoRotations() {
 		WindowMax max = new WindowMax(0);
-		max.record(3 * SECOND);
+		max.record(3.0);
 		// 615 s is 15 s past a rotation: the next read due to rotate comes at 655 s.
 		assertThat(max.poll(615 * SECOND)).isEqualTo(3.0);
 		assertThat(max.poll(645 * SECOND)).isEqualTo(3.0);
@@ -62,7 +76,7 @@ class WindowMaxTests {
 	void showsItForFortySecondsAfterAReadThatMissedTwoRotations() {
 		WindowMax max = new WindowMax(0);
 		assertThat(max.poll(39 * SECOND)).isZero();
-		max.record(3 * SECOND);
+		max.record(3.0);
 		// 119 s is two rotations after the previous read's slot began.
 		assertThat(max.poll(119 * SECOND)).isEqualTo(3.0);
 		assertThat(max.poll(158 * SECOND)).isEqualTo(3.0);

@@ -1,17 +1,19 @@
-package dev.controllerobservability.internal.operations;
+package dev.controllerobservability.internal.metrics;
 
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * The largest duration recorded lately, as Micrometer's {@code _max} gauge shows it, at
- * the cost of a few reads per recording and no clock: every recording raises each of
- * three slots, and the slots are reset in turn when the gauge is read, one per 40 seconds
- * gone by. The value read is the largest duration of the last two minutes; when reads are
- * further apart than that, the largest since the previous read, which the reads of the
- * next 40 seconds still show.
+ * The largest value recorded lately, as Micrometer's {@code _max} gauge shows it, at the
+ * cost of a few reads per recording and no clock: every recording raises each of three
+ * slots, and the slots are reset in turn when the gauge is read, one per 40 seconds gone
+ * by. The value read is the largest value of the last two minutes, or 0 when none was
+ * recorded; when reads are further apart than that, the largest since the previous read,
+ * which the reads of the next 40 seconds still show. Values are 0 or more (durations, the
+ * values of a histogram without negative buckets): their bits, read as a {@code long},
+ * order as the values do, so a slot is raised by comparing bits.
  */
-final class WindowMax {
+public final class WindowMax {
 
 	private static final int SLOTS = 3;
 
@@ -24,29 +26,34 @@ final class WindowMax {
 
 	private long rotatedAt;
 
-	WindowMax(long now) {
+	/**
+	 * Starts the window.
+	 * @param now the monotonic time in nanoseconds
+	 */
+	public WindowMax(long now) {
 		this.rotatedAt = now;
 	}
 
 	/**
 	 * Raises the maximum.
-	 * @param nanos a duration in nanoseconds
+	 * @param value a value of 0 or more, not NaN
 	 */
-	void record(long nanos) {
+	public void record(double value) {
+		long bits = Double.doubleToRawLongBits(value);
 		for (int i = 0; i < SLOTS; i++) {
 			long max = this.slots.get(i);
-			while (nanos > max && !this.slots.weakCompareAndSetVolatile(i, max, nanos)) {
+			while (bits > max && !this.slots.weakCompareAndSetVolatile(i, max, bits)) {
 				max = this.slots.get(i);
 			}
 		}
 	}
 
 	/**
-	 * The largest duration of the window, after the slots due have been reset.
+	 * The largest value of the window, after the slots due have been reset.
 	 * @param now the monotonic time in nanoseconds
-	 * @return the maximum in seconds
+	 * @return the maximum
 	 */
-	synchronized double poll(long now) {
+	public synchronized double poll(long now) {
 		long due = (now - this.rotatedAt) / ROTATION_NANOS;
 		// The current slot has seen every recording since the previous read: it is kept
 		// however long ago that was, rather than reset unread.
@@ -63,7 +70,7 @@ final class WindowMax {
 		else if (due > 0) {
 			this.rotatedAt += due * ROTATION_NANOS;
 		}
-		return this.slots.get(this.current) / 1e9;
+		return Double.longBitsToDouble(this.slots.get(this.current));
 	}
 
 }
