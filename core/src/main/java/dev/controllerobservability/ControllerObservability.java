@@ -19,6 +19,9 @@ import dev.controllerobservability.catalog.ControllerMetrics;
 import dev.controllerobservability.catalog.MetricDefinition;
 import dev.controllerobservability.internal.cardinality.CardinalityLimiter;
 import dev.controllerobservability.internal.catalog.MetricCatalog;
+import dev.controllerobservability.catalog.InvalidMetricDefinitionException;
+import dev.controllerobservability.internal.catalog.CatalogHistograms;
+import dev.controllerobservability.internal.catalog.HistogramBuckets;
 import dev.controllerobservability.internal.metrics.ClaimedFamilies;
 import dev.controllerobservability.internal.metrics.ControllerMeterFilter;
 import dev.controllerobservability.internal.metrics.MetricConventions;
@@ -410,6 +413,13 @@ public final class ControllerObservability {
 				.check(settings.commonTags(), settings.disabledMetrics(), settings.labelAllowList());
 			NamingPolicy naming = ObservabilityParts.naming(settings, Map.of());
 			ClaimedFamilies claimed = new ClaimedFamilies(SettingNames.BUILDER);
+			try {
+				HistogramBuckets.bucketless(this.registry, CatalogHistograms.of(this.registry, naming, claimed) != null,
+						catalog, settings.stability(), settings.durationBuckets(), SettingNames.BUILDER);
+			}
+			catch (InvalidMetricDefinitionException ex) {
+				throw SettingRules.refused(ex);
+			}
 			claimed.seen(this.registry.getMeters());
 			this.registry.config().meterFilter(new ControllerMeterFilter(naming, claimed));
 			RecordingFailures failures = ObservabilityParts.failures(this.registry, settings);

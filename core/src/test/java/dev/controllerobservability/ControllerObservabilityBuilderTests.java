@@ -8,6 +8,8 @@ import java.util.stream.Stream;
 
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
+import io.micrometer.core.instrument.Clock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -218,6 +220,26 @@ class ControllerObservabilityBuilderTests {
 				.doesNotContain("controller.observability");
 		});
 		assertThat(registry.getMeters()).as("nothing registered when a setting is refused").isEmpty();
+	}
+
+	@Test
+	void refusesAHistogramTheRegistryWouldBucketWronglyBeforeAddingAnythingToIt() {
+		SimpleMeterRegistry child = new SimpleMeterRegistry();
+		CompositeMeterRegistry registry = new CompositeMeterRegistry(Clock.SYSTEM, List.of(child));
+		ControllerObservability.Builder builder = ControllerObservability.builder(registry)
+			.namespace("widgets")
+			.metric(MetricDefinition.histogram("fill_ratio").help("Fill.").unit("ratio").buckets(0.5, 1).build());
+		assertThatExceptionOfType(InvalidSettingException.class).isThrownBy(builder::build).satisfies((ex) -> {
+			assertThat(ex.getProperty()).isEqualTo("metrics.fill_ratio.buckets");
+			assertThat(ex.getBuilderCall()).startsWith("ControllerObservability.Builder.metric(");
+			assertThat(ex.getValue()).isEqualTo(List.of(0.5, 1.0));
+			assertThat(ex.getReason()).startsWith("the registry is a CompositeMeterRegistry of [SimpleMeterRegistry]");
+			assertThat(ex.getAction()).contains("or record to a PrometheusMeterRegistry alone");
+		});
+		child.counter("after").increment();
+		assertThat(child.getMeters()).as("no meter and no filter added")
+			.extracting((meter) -> meter.getId().getName())
+			.containsExactly("after");
 	}
 
 	@Test

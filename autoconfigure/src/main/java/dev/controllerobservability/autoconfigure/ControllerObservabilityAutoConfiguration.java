@@ -2,6 +2,7 @@ package dev.controllerobservability.autoconfigure;
 
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.observation.MeterObservationHandler;
@@ -35,6 +36,7 @@ import dev.controllerobservability.internal.cardinality.CardinalityLimiter;
 import dev.controllerobservability.catalog.ControllerMetrics;
 import dev.controllerobservability.internal.catalog.MetricCatalog;
 import dev.controllerobservability.catalog.MetricDefinition;
+import dev.controllerobservability.catalog.InvalidMetricDefinitionException;
 import dev.controllerobservability.internal.metrics.ClaimedFamilies;
 import dev.controllerobservability.internal.metrics.NamingPolicy;
 import dev.controllerobservability.internal.metrics.ControllerMeterFilter;
@@ -135,7 +137,15 @@ public final class ControllerObservabilityAutoConfiguration {
 			NamingPolicy naming, ClaimedFamilies claimed) {
 		claimed.reportTo(failures);
 		claimed.seen(meterRegistry.getMeters());
-		return ObservabilityParts.metrics(meterRegistry, catalog, settings.core(), limiter, failures, naming, claimed);
+		try {
+			return ObservabilityParts.metrics(meterRegistry, catalog, settings.core(), limiter, failures, naming,
+					claimed);
+		}
+		catch (InvalidMetricDefinitionException ex) {
+			// A histogram the registry cannot bucket exactly.
+			throw MetricCatalogFactory.invalid(ex,
+					settings.catalog().metrics().stream().map(MetricDefinition::name).collect(Collectors.toSet()));
+		}
 	}
 
 	@Bean

@@ -58,9 +58,22 @@ final class MetricCatalogFactory {
 			return MetricCatalog.of(namespace, definitions);
 		}
 		catch (InvalidMetricDefinitionException ex) {
-			String source = configured.contains(ex.getMetric()) ? "" : " (declared as a MetricDefinition bean)";
-			throw InvalidObservabilityPropertyException.of(PREFIX + ex.getMetric(), ex, source);
+			throw invalid(ex, configured);
 		}
+	}
+
+	/**
+	 * The property exception of a declared metric the core refused.
+	 * @param refused the refusal
+	 * @param configured the names of the metrics declared as properties, the others being
+	 * {@link MetricDefinition} beans
+	 * @return the exception naming
+	 * {@code controller.observability.metrics.<name>.<field>}
+	 */
+	static InvalidObservabilityPropertyException invalid(InvalidMetricDefinitionException refused,
+			Set<String> configured) {
+		String source = configured.contains(refused.getMetric()) ? "" : " (declared as a MetricDefinition bean)";
+		return InvalidObservabilityPropertyException.of(PREFIX + refused.getMetric(), refused, source);
 	}
 
 	private static MetricDefinition definition(String name, MetricProperties metric) {

@@ -35,6 +35,12 @@ public class BenchmarkApplication {
 				"tomcat", "http" }) {
 			properties.put("management.metrics.enable." + framework, "false");
 		}
+		String ratio = "controller.observability.metrics.packing_efficiency_ratio.";
+		properties.put(ratio + "type", "histogram");
+		properties.put(ratio + "unit", "ratio");
+		properties.put(ratio + "help", "Share of a node's CPU requested.");
+		properties.put(ratio + "labels", "provisioner");
+		properties.put(ratio + "buckets", RecordingBenchmark.RATIO_BUCKETS);
 		// The scrape benchmark holds up to 50,000 series of one operation.
 		properties.put("controller.observability.max-series-per-metric", "100000");
 		properties.putAll(extraProperties);

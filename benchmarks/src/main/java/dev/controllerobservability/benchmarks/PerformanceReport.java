@@ -51,7 +51,11 @@ final class PerformanceReport {
 					"this starter's histogram data point, classic and native buckets: what the prometheus backend records into" },
 			new String[] { "g_catalogCounter", "G′",
 					"catalog counter looked up by name and labels, then incremented (per-label-set cache)" },
-			new String[] { "g_cachedMicrometerCounter", "G0", "cached Micrometer counter increment" });
+			new String[] { "g_cachedMicrometerCounter", "G0", "cached Micrometer counter increment" },
+			new String[] { "h_catalogHistogram", "H",
+					"a ratio observed into a declared histogram, exact on the PrometheusMeterRegistry" },
+			new String[] { "h0_cachedMicrometerDistributionSummary", "H0",
+					"cached Micrometer DistributionSummary of the same buckets (rounds the value up)" });
 
 	private final List<JsonNode> results;
 
@@ -180,6 +184,9 @@ final class PerformanceReport {
 			ratioTarget(md, "C′P ≤ 1.0 × A0" + in, "cp1_operationsObservePrometheusFreshTags",
 					"a0_cachedMicrometerTimer", threads, 1.0);
 			ratioTarget(md, "G′ ≤ 3 × G0" + in, "g_catalogCounter", "g_cachedMicrometerCounter", threads, 3.0);
+			ratioTarget(md, "H ≤ 1.0 × H0" + in, "h_catalogHistogram", "h0_cachedMicrometerDistributionSummary",
+					threads, 1.0);
+			allocationTarget(md, "H allocates 0 B/op" + in, "h_catalogHistogram", threads, 0.5);
 		}
 		for (String series : new String[] { "10000", "50000" }) {
 			Optional<JsonNode> starter = scrapeResult(series, "starter");

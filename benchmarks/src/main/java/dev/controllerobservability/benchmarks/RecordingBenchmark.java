@@ -1,11 +1,14 @@
 package dev.controllerobservability.benchmarks;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
@@ -31,6 +34,7 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import dev.controllerobservability.catalog.ControllerMetrics;
+import dev.controllerobservability.catalog.MetricHistogram;
 import dev.controllerobservability.internal.metrics.BucketRules;
 import dev.controllerobservability.internal.metrics.MetricConventions;
 import dev.controllerobservability.internal.metrics.NativeHistogram;
@@ -58,7 +62,11 @@ import dev.controllerobservability.operations.OperationHandle;
  * backend records into);</li>
  * <li>G: a catalog counter increment, the counter looked up by name and labels on every
  * call (the starter caches the series per label set), and G0: a cached Micrometer counter
- * beside it.</li>
+ * beside it;</li>
+ * <li>H: a value observed into a declared ratio histogram, exact on the
+ * {@code PrometheusMeterRegistry} (its series held, as a controller holds a handle), and
+ * H0: a cached Micrometer {@code DistributionSummary} of the same buckets, which rounds
+ * the value up before it picks its bucket.</li>
  * </ul>
  * Every timed variant reads the clock twice, so they differ only by what recording costs.
  */
@@ -71,6 +79,18 @@ import dev.controllerobservability.operations.OperationHandle;
 public class RecordingBenchmark {
 
 	static final int PROVISIONERS = 50;
+
+	/** The buckets of the declared ratio histogram and of the summary beside it. */
+	static final String RATIO_BUCKETS = "0.25,0.5,0.75,0.9,1";
+
+	/** A ratio per provisioner, spread over the buckets. */
+	private static final double[] RATIOS = new double[PROVISIONERS];
+
+	static {
+		for (int i = 0; i < PROVISIONERS; i++) {
+			RATIOS[i] = (i + 1) / (double) PROVISIONERS;
+		}
+	}
 
 	private static final Object RESULT = new Object();
 
@@ -89,6 +109,10 @@ public class RecordingBenchmark {
 	private final NativeHistogram.DataPoint[] starterFloor = new NativeHistogram.DataPoint[PROVISIONERS];
 
 	private final Counter[] cachedCounters = new Counter[PROVISIONERS];
+
+	private final MetricHistogram[] catalogHistograms = new MetricHistogram[PROVISIONERS];
+
+	private final DistributionSummary[] cachedSummaries = new DistributionSummary[PROVISIONERS];
 
 	private final Timer[] cachedTimers = new Timer[PROVISIONERS];
 
@@ -132,6 +156,9 @@ public class RecordingBenchmark {
 		}
 		this.binder = this.context.getBean(BenchmarkApplication.ObservedBinder.class);
 		this.metrics = this.context.getBean(ControllerMetrics.class);
+		if (!(this.context.getBean(MeterRegistry.class) instanceof PrometheusMeterRegistry)) {
+			throw new IllegalStateException("Declared histograms are exact on a PrometheusMeterRegistry only");
+		}
 		this.stock = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
 		this.stockObservations = ObservationRegistry.create();
 		this.stockObservations.observationConfig().observationHandler(new DefaultMeterObservationHandler(this.stock));
@@ -172,6 +199,13 @@ public class RecordingBenchmark {
 			this.nativeFloor[i] = nativeHistogram.labelValues(this.names[i]);
 			this.starterFloor[i] = starterHistogram.labelValues(this.names[i]);
 			this.cachedCounters[i] = Counter.builder("cached.pods.bound").tags(this.tags[i]).register(this.stock);
+			this.catalogHistograms[i] = this.metrics.histogram("packing_efficiency_ratio", "provisioner",
+					this.names[i]);
+			this.cachedSummaries[i] = DistributionSummary.builder("cached.packing.efficiency")
+				.tags(this.tags[i])
+				.serviceLevelObjectives(
+						Arrays.stream(RATIO_BUCKETS.split(",")).mapToDouble(Double::parseDouble).toArray())
+				.register(this.stock);
 			this.cachedTimers[i] = Timer.builder("cached.bind.duration")
 				.tags(this.tags[i])
 				.serviceLevelObjectives(this.buckets)
@@ -288,6 +322,18 @@ public class RecordingBenchmark {
 	@Benchmark
 	public void g_cachedMicrometerCounter(Cursor cursor) {
 		this.cachedCounters[cursor.next()].increment();
+	}
+
+	@Benchmark
+	public void h_catalogHistogram(Cursor cursor) {
+		int i = cursor.next();
+		this.catalogHistograms[i].observe(RATIOS[i]);
+	}
+
+	@Benchmark
+	public void h0_cachedMicrometerDistributionSummary(Cursor cursor) {
+		int i = cursor.next();
+		this.cachedSummaries[i].record(RATIOS[i]);
 	}
 
 	/**

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -20,8 +21,6 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
-import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,9 +30,9 @@ import dev.controllerobservability.internal.catalog.MetricCatalog;
 import dev.controllerobservability.internal.catalog.SelfMetrics;
 import dev.controllerobservability.exposition.ExposedFamily;
 import dev.controllerobservability.internal.catalog.CatalogHistograms;
+import dev.controllerobservability.internal.catalog.HistogramBuckets;
 import dev.controllerobservability.internal.catalog.LabelSetIndex;
 import dev.controllerobservability.internal.catalog.SeriesCache;
-import dev.controllerobservability.internal.metrics.BucketRules;
 import dev.controllerobservability.internal.metrics.ClaimedFamilies;
 import dev.controllerobservability.internal.metrics.MetricConventions;
 import dev.controllerobservability.internal.metrics.NamingPolicy;
@@ -137,7 +136,7 @@ public class ControllerMetrics {
 	 * @param defaultBuckets the shared duration buckets, in seconds
 	 * @param settingNames how messages name a setting
 	 * @throws InvalidMetricDefinitionException if a histogram cannot be recorded exactly
-	 * on the registry (see {@link #micrometerRoundsUp})
+	 * on the registry ({@link HistogramBuckets})
 	 */
 	public ControllerMetrics(MeterRegistry registry, MetricCatalog catalog, StabilityPolicy policy,
 			CardinalityLimiter limiter, RecordingFailures failures, @Nullable CatalogHistograms exactHistograms,
@@ -149,6 +148,11 @@ public class ControllerMetrics {
 		this.limiter = limiter;
 		this.failures = failures;
 		this.defaultBuckets = defaultBuckets.stream().mapToDouble(Double::doubleValue).toArray();
+		Set<String> bucketless = HistogramBuckets.bucketless(registry, exactHistograms != null, catalog, policy,
+				defaultBuckets, settingNames);
+		bucketless.forEach((name) -> logger.info("Histogram '{}' is recorded without buckets on the "
+				+ "SimpleMeterRegistry: Micrometer would count its values in the wrong buckets. Its _count, _sum and "
+				+ "_max are exact. Declared histograms are exact on a PrometheusMeterRegistry.", name));
 		SelfMetrics self = new SelfMetrics(registry, catalog.namespace());
 		for (MetricDefinition definition : catalog.definitions()) {
 			Version deprecated = MetricCatalog.deprecatedVersion(definition);
@@ -180,9 +184,7 @@ public class ControllerMetrics {
 			// identity
 			// instead of comparing the characters.
 			this.metrics.put(definition.name().intern(), registered);
-			if (registered.exposed && definition.type() == MetricType.HISTOGRAM && exactHistograms == null) {
-				registered.bucketless = micrometerRoundsUp(registered);
-			}
+			registered.bucketless = bucketless.contains(definition.name());
 			presetKnownSeries(registered);
 		}
 	}
@@ -193,71 +195,6 @@ public class ControllerMetrics {
 	 */
 	private static boolean isCountable(double amount) {
 		return amount >= 0 && amount < Double.POSITIVE_INFINITY;
-	}
-
-	/**
-	 * Checks that a histogram recorded as a Micrometer distribution summary gets its
-	 * values in their true buckets. Micrometer rounds each value up to a whole number of
-	 * at most {@code Long.MAX_VALUE} before it picks its bucket, and drops negative
-	 * values: the bucket is right for every value when each boundary is a whole number
-	 * below 2^63 and the histogram counts no negative values. Otherwise the histogram is
-	 * refused, unless the registry is Micrometer's {@link SimpleMeterRegistry}, which
-	 * nothing scrapes (Spring Boot's registry when no export is on, as in tests): there
-	 * it is recorded without buckets, its count, sum and maximum exact.
-	 * @return whether the histogram is recorded without buckets
-	 * @throws InvalidMetricDefinitionException if the histogram's buckets would be wrong
-	 */
-	private boolean micrometerRoundsUp(Registered metric) {
-		double[] buckets = metric.buckets(this.defaultBuckets);
-		Double inexact = BucketRules.roundedUpPast(buckets);
-		if (inexact == null && !metric.negative) {
-			return false;
-		}
-		String name = metric.definition.name();
-		if (this.registry instanceof SimpleMeterRegistry) {
-			logger.info("Histogram '{}' is recorded without buckets on the SimpleMeterRegistry: Micrometer would count "
-					+ "its values in the wrong buckets. Its _count, _sum and _max are exact. Declared histograms "
-					+ "are exact on a PrometheusMeterRegistry.", name);
-			return true;
-		}
-		List<Double> declared = Arrays.stream(buckets).boxed().toList();
-		boolean defaults = metric.definition.buckets().isEmpty();
-		String why = (inexact != null)
-				? "rounds each value up to a whole number before it picks its bucket, so a value " + "just above "
-						+ Math.floor(inexact) + " is counted under le=\"" + firstAtLeast(buckets, Math.ceil(inexact))
-						+ "\", not le=\"" + inexact + "\""
-				: "drops negative values, which this histogram's first boundary " + buckets[0] + " makes room for";
-		throw new InvalidMetricDefinitionException(name, "buckets", declared,
-				"the registry is " + describe(this.registry)
-						+ ", where a histogram is a Micrometer distribution summary, " + "and Micrometer " + why
-						+ ((defaults) ? " (these are the default buckets, "
-								+ this.settingNames.of(Setting.DURATION_BUCKETS) + ")" : ""),
-				"Declare boundaries that are whole numbers of 0 or more, such as [1, 2, 5, 10], for " + name
-						+ " (scale a ratio to a percentage; time durations as operations of ControllerOperations, "
-						+ "whose buckets are exact on every registry), or record to a PrometheusMeterRegistry "
-						+ "alone, where declared histograms are exact");
-	}
-
-	private static String firstAtLeast(double[] buckets, double value) {
-		for (double bucket : buckets) {
-			if (bucket >= value) {
-				return Double.toString(bucket);
-			}
-		}
-		return "+Inf";
-	}
-
-	private static String describe(MeterRegistry registry) {
-		String name = registry.getClass().getSimpleName();
-		if (registry instanceof CompositeMeterRegistry composite) {
-			return "a " + name + " of "
-					+ composite.getRegistries()
-						.stream()
-						.map((child) -> child.getClass().getSimpleName())
-						.sorted()
-						.toList();
-		}
-		return "a " + name;
 	}
 
 	/**
@@ -763,8 +700,7 @@ public class ControllerMetrics {
 		final boolean negative;
 
 		/**
-		 * Whether the histogram is recorded without buckets
-		 * ({@link #micrometerRoundsUp}).
+		 * Whether the histogram is recorded without buckets ({@link HistogramBuckets}).
 		 */
 		boolean bucketless;
 
@@ -777,8 +713,7 @@ public class ControllerMetrics {
 			this.help = help;
 			this.alias = alias;
 			this.exposedName = exposedName;
-			this.negative = definition.type() == MetricType.HISTOGRAM && !definition.buckets().isEmpty()
-					&& definition.buckets().get(0) < 0;
+			this.negative = HistogramBuckets.countsNegativeValues(definition);
 		}
 
 		/**

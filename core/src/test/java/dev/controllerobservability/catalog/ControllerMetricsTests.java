@@ -467,7 +467,7 @@ class ControllerMetricsTests {
 						+ "distribution summary, and Micrometer rounds each value up to a whole number before it "
 						+ "picks its bucket, so a value just above 0.0 is counted under le=\"1.0\", not le=\"0.1\"");
 				assertThat(ex.getAction())
-					.startsWith("Declare boundaries that are whole numbers of 0 or more, "
+					.startsWith("Declare boundaries that are whole numbers above 0, "
 							+ "such as [1, 2, 5, 10], for packing_seconds")
 					.endsWith("or record to a PrometheusMeterRegistry alone, where declared histograms are exact");
 			});

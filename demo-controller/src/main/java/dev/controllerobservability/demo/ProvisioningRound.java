@@ -79,6 +79,7 @@ public class ProvisioningRound {
 			}
 			this.metrics.counter("nodes_launched_total", "provisioner", provisioner, "zone", node.zone()).increment();
 			this.metrics.histogram("pods_per_node", "provisioner", provisioner).observe(claim.pods().size());
+			this.metrics.histogram("packing_efficiency_ratio", "provisioner", provisioner).observe(efficiency(claim));
 			for (Pod pod : claim.pods()) {
 				this.operations.observe("bind", tags, () -> this.binder.bind(pod, node));
 				this.metrics.counter("pods_bound_total", "provisioner", provisioner).increment();
@@ -106,6 +107,11 @@ public class ProvisioningRound {
 				.increment();
 			this.pendingPods.requeue(terminated.podsToReschedule());
 		}
+	}
+
+	private static double efficiency(NodeClaim claim) {
+		int requested = claim.pods().stream().mapToInt(Pod::cpuMillis).sum();
+		return (double) requested / claim.instanceType().cpuMillis();
 	}
 
 }

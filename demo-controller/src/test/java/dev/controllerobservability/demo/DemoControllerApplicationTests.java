@@ -84,6 +84,36 @@ class DemoControllerApplicationTests {
 		}
 	}
 
+	@Test
+	void bucketsItsPackingEfficiencyRatioExactly() {
+		// Micrometer's distribution summary would count every ratio above 0 under
+		// le="1.0", rounded up to 1: an observation under le="0.9" shows the true bucket.
+		Pattern below = Pattern.compile("(?m)^karpenter_packing_efficiency_ratio_bucket\\{cluster=\"demo\","
+				+ "provisioner=\"(\\w+)\",le=\"0.9\"} ([1-9][0-9]*)");
+		String scrape = await().atMost(Duration.ofSeconds(60))
+			.pollInterval(Duration.ofMillis(200))
+			.until(this::scrape, (text) -> below.matcher(text).find());
+		Matcher matcher = below.matcher(scrape);
+		assertThat(matcher.find()).isTrue();
+		String provisioner = matcher.group(1);
+		String series = "{cluster=\"demo\",provisioner=\"" + provisioner + "\"";
+		// Every ratio is at most 1: all of them are under le="1.0".
+		assertThat(value(scrape, "karpenter_packing_efficiency_ratio_bucket" + series + ",le=\"1.0\"}"))
+			.isEqualTo(value(scrape, "karpenter_packing_efficiency_ratio_count" + series + "}"))
+			.isGreaterThanOrEqualTo(Double.parseDouble(matcher.group(2)));
+		assertThat(scrape).contains("# TYPE karpenter_packing_efficiency_ratio histogram",
+				"# HELP karpenter_packing_efficiency_ratio [ALPHA] Share of a launched node's CPU requested by the pods "
+						+ "packed onto it.");
+	}
+
+	private static double value(String scrape, String series) {
+		return scrape.lines()
+			.filter((line) -> line.startsWith(series + " "))
+			.mapToDouble((line) -> Double.parseDouble(line.substring(series.length() + 1)))
+			.findFirst()
+			.orElseThrow(() -> new AssertionError("No series " + series + " in the scrape"));
+	}
+
 	/** family/provisioner pairs with at least one successful call. */
 	private static Set<String> successfulSeries(String scrape) {
 		Set<String> seen = new TreeSet<>();

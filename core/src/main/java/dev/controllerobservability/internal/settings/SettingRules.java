@@ -419,11 +419,20 @@ public final class SettingRules {
 			return MetricCatalog.of(namespace, metrics);
 		}
 		catch (InvalidMetricDefinitionException ex) {
-			Setting metric = Setting.metric(ex.getMetric());
-			Setting setting = (ex.getField() != null) ? metric.field(ex.getField()) : metric;
-			throw new InvalidSettingException(setting.property(), setting.builderCall(), ex.getValue(), ex.getReason(),
-					ex.getAction(), ex);
+			throw refused(ex);
 		}
+	}
+
+	/**
+	 * A declared metric the core refused, as the setting it was given by.
+	 * @param refused the refusal
+	 * @return the exception naming {@code metrics.<name>.<field>} and {@code metric(…)}
+	 */
+	public static InvalidSettingException refused(InvalidMetricDefinitionException refused) {
+		Setting metric = Setting.metric(refused.getMetric());
+		Setting setting = (refused.getField() != null) ? metric.field(refused.getField()) : metric;
+		return new InvalidSettingException(setting.property(), setting.builderCall(), refused.getValue(),
+				refused.getReason(), refused.getAction(), refused);
 	}
 
 	private static String suggestion(@Nullable String value, String fallback) {

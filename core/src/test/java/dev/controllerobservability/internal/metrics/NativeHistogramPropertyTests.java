@@ -1,9 +1,7 @@
 package dev.controllerobservability.internal.metrics;
 
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.nio.charset.StandardCharsets;
@@ -16,18 +14,21 @@ import java.util.Random;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.jar.JarFile;
-import java.util.jar.JarEntry;
-import java.nio.file.Path;
-import java.net.URL;
-import java.net.JarURLConnection;
 
+import io.micrometer.core.instrument.Clock;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
+import io.micrometer.core.instrument.distribution.CountAtBucket;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
 import io.prometheus.metrics.expositionformats.OpenMetricsTextFormatWriter;
 import io.prometheus.metrics.expositionformats.PrometheusProtobufWriter;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.HistogramSnapshot.HistogramDataPointSnapshot;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import io.prometheus.metrics.model.snapshots.NativeHistogramBucket;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -39,12 +40,19 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.Tuple;
 import net.jqwik.api.constraints.Size;
 
+import dev.controllerobservability.ControllerObservability;
+import dev.controllerobservability.catalog.ControllerMetrics;
+import dev.controllerobservability.catalog.MetricDefinition;
+import dev.controllerobservability.catalog.MetricHistogram;
+import dev.controllerobservability.internal.test.ProtobufHistograms;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A histogram of {@link NativeHistogram.Range#ALL_VALUES} against a model of what a
- * histogram is: random buckets, random values with every bound and its neighbours among
- * them, read from the snapshot and from every exposition format.
+ * A histogram of {@link NativeHistogram.Range#ALL_VALUES}, and declared histograms on
+ * every path, against a model of what a histogram is: random buckets, random values with
+ * every bound and its neighbours among them, read from the snapshot and from every
+ * exposition format.
  */
 class NativeHistogramPropertyTests {
 
@@ -110,6 +118,93 @@ class NativeHistogramPropertyTests {
 		assertThat(protobuf.buckets()).as("protobuf buckets of %s", values).isEqualTo(expected);
 		assertThat(protobuf.count()).isEqualTo(expectedCount);
 		assertSameDouble(protobuf.sum(), expectedSum, "protobuf sum");
+	}
+
+	/**
+	 * A declared histogram recorded through {@link ControllerMetrics} on a
+	 * {@link PrometheusMeterRegistry}, the exact path: the same model, with negative
+	 * values counted only when the first bucket lies below 0 and every other value
+	 * refused.
+	 */
+	@Property(tries = 200)
+	void countsEveryValueOfADeclaredHistogramInItsTrueBucketOnAPrometheusRegistry(
+			@ForAll @Size(min = 1, max = 12) List<@From("bound") Double> bounds,
+			@ForAll @Size(max = 30) List<@From("value") Double> randomValues, @ForAll Random random) throws Exception {
+		List<Double> buckets = List.copyOf(new TreeSet<>(bounds.stream().map((bound) -> bound + 0.0).toList()));
+		List<Double> values = valuesAround(buckets, randomValues);
+		Collections.shuffle(values, random);
+		PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+		MetricHistogram histogram = ControllerObservability.builder(registry)
+			.namespace("exact")
+			.metric(MetricDefinition.histogram("ratio")
+				.help("Exact.")
+				.buckets(buckets.stream().mapToDouble(Double::doubleValue).toArray())
+				.build())
+			.build()
+			.metrics()
+			.histogram("ratio");
+		boolean negative = buckets.get(0) < 0;
+		List<Double> counted = values.stream()
+			.filter((value) -> Double.isFinite(value) && (negative || value >= 0))
+			.toList();
+		values.forEach(histogram::observe);
+		Map<Double, Long> expected = cumulativeCounts(buckets, counted);
+		double expectedSum = 0.0;
+		for (double value : counted) {
+			expectedSum += value;
+		}
+		MetricSnapshots snapshots = registry.getPrometheusRegistry().scrape(NAME::equals);
+		for (ExpositionFormatWriter writer : List.of(PrometheusTextFormatWriter.create(),
+				OpenMetricsTextFormatWriter.create())) {
+			String written = new String(write(writer, snapshots), StandardCharsets.UTF_8);
+			Scrape text = textScrape(written);
+			assertThat(text.buckets()).as("%s buckets of %s", writer.getContentType(), values).isEqualTo(expected);
+			assertThat(text.count()).as("count in%n%s", written).isEqualTo(counted.size());
+			assertSameDouble(text.sum(), expectedSum, writer.getContentType() + " sum");
+		}
+		Scrape protobuf = protobufScrape(write(new PrometheusProtobufWriter(), snapshots));
+		assertThat(protobuf.buckets()).as("protobuf buckets of %s", values).isEqualTo(expected);
+		assertThat(protobuf.count()).isEqualTo(counted.size());
+		assertSameDouble(protobuf.sum(), expectedSum, "protobuf sum");
+		assertThat(registry.get("exact.observability.errors").counter().count())
+			.isEqualTo(values.size() - counted.size());
+	}
+
+	/**
+	 * A declared histogram recorded through {@link ControllerMetrics} on any other
+	 * registry, as a Micrometer distribution summary: kept only with boundaries that are
+	 * whole numbers above 0, on which Micrometer's rounding up still finds each value's
+	 * true bucket.
+	 */
+	@Property(tries = 200)
+	void countsEveryValueOfADeclaredHistogramOfWholeNumberBucketsInItsTrueBucketOnAnyRegistry(
+			@ForAll @Size(min = 1, max = 12) List<@From("wholeBound") Double> bounds,
+			@ForAll @Size(max = 30) List<@From("value") Double> randomValues, @ForAll Random random) {
+		List<Double> buckets = List.copyOf(new TreeSet<>(bounds));
+		List<Double> values = valuesAround(buckets, randomValues);
+		Collections.shuffle(values, random);
+		SimpleMeterRegistry child = new SimpleMeterRegistry();
+		MetricHistogram histogram = ControllerObservability
+			.builder(new CompositeMeterRegistry(Clock.SYSTEM, List.of(child)))
+			.namespace("exact")
+			.metric(MetricDefinition.histogram("ratio")
+				.help("Exact.")
+				.buckets(buckets.stream().mapToDouble(Double::doubleValue).toArray())
+				.build())
+			.build()
+			.metrics()
+			.histogram("ratio");
+		List<Double> counted = values.stream().filter((value) -> Double.isFinite(value) && value >= 0).toList();
+		values.forEach(histogram::observe);
+		Map<Double, Long> expected = cumulativeCounts(buckets, counted);
+		expected.remove(Double.POSITIVE_INFINITY);
+		DistributionSummary summary = child.get("exact.ratio").summary();
+		Map<Double, Long> actual = new LinkedHashMap<>();
+		for (CountAtBucket bucket : summary.takeSnapshot().histogramCounts()) {
+			actual.put(bucket.bucket(), (long) bucket.count());
+		}
+		assertThat(actual).as("buckets of %s", values).isEqualTo(expected);
+		assertThat(summary.count()).isEqualTo(counted.size());
 	}
 
 	/**
@@ -182,6 +277,13 @@ class NativeHistogramPropertyTests {
 				Arbitraries.of(0.0, -0.0, Double.MIN_VALUE, -Double.MIN_VALUE, Double.MIN_NORMAL,
 						Math.nextDown(Double.MIN_NORMAL), Double.MAX_VALUE, -Double.MAX_VALUE, 0.05, 0.1, 0.3, 0.8,
 						0.95, 1.0));
+	}
+
+	@Provide
+	Arbitrary<Double> wholeBound() {
+		return Arbitraries.oneOf(Arbitraries.integers().between(1, 100).map(Integer::doubleValue),
+				Arbitraries.longs().between(1, Long.MAX_VALUE / 2).map((bound) -> (double) bound),
+				Arbitraries.of(1.0, 2.0, 0x1p62, Math.nextDown(0x1p63)));
 	}
 
 	@Provide
@@ -265,8 +367,12 @@ class NativeHistogramPropertyTests {
 	}
 
 	private static byte[] write(ExpositionFormatWriter writer, PrometheusRegistry registry) throws IOException {
+		return write(writer, registry.scrape());
+	}
+
+	private static byte[] write(ExpositionFormatWriter writer, MetricSnapshots snapshots) throws IOException {
 		ByteArrayOutputStream out = new ByteArrayOutputStream();
-		writer.write(out, registry.scrape());
+		writer.write(out, snapshots);
 		return out.toByteArray();
 	}
 
@@ -301,48 +407,10 @@ class NativeHistogramPropertyTests {
 		};
 	}
 
-	/**
-	 * Reads the protobuf scrape with the exposition formats' own generated classes, found
-	 * by reflection: their package names the bundled protobuf version, which changes with
-	 * the Prometheus client that Spring Boot manages.
-	 */
 	private static Scrape protobufScrape(byte[] bytes) throws Exception {
-		Object family = metricFamilyClass().getMethod("parseDelimitedFrom", InputStream.class)
-			.invoke(null, new ByteArrayInputStream(bytes));
-		assertThat(call(family, "getName")).isEqualTo(NAME);
-		Object histogram = call(call(family, "getMetric", 0), "getHistogram");
-		Map<Double, Long> buckets = new LinkedHashMap<>();
-		for (Object bucket : (List<?>) call(histogram, "getBucketList")) {
-			buckets.put((Double) call(bucket, "getUpperBound"), (Long) call(bucket, "getCumulativeCount"));
-		}
-		long count = (Long) call(histogram, "getSampleCount");
-		// The +Inf bucket is the sample count, whether the writer repeats it or not.
-		buckets.putIfAbsent(Double.POSITIVE_INFINITY, count);
-		return new Scrape(buckets, count, (Double) call(histogram, "getSampleSum"));
-	}
-
-	private static Class<?> metricFamilyClass() throws Exception {
-		String generated = "io/prometheus/metrics/expositionformats/generated";
-		URL url = NativeHistogramPropertyTests.class.getClassLoader().getResource(generated);
-		assertThat(url).as("the exposition formats' generated classes").isNotNull();
-		JarURLConnection connection = (JarURLConnection) url.openConnection();
-		try (JarFile file = new JarFile(Path.of(connection.getJarFileURL().toURI()).toFile())) {
-			String entry = file.stream()
-				.map(JarEntry::getName)
-				.filter((name) -> name
-					.matches(generated + "/com_google_protobuf_[0-9_]+/Metrics\\$MetricFamily\\.class"))
-				.findFirst()
-				.orElseThrow(() -> new IllegalStateException("No generated MetricFamily class in " + file.getName()));
-			return Class.forName(entry.substring(0, entry.length() - ".class".length()).replace('/', '.'));
-		}
-	}
-
-	private static Object call(Object target, String method, Object... arguments) throws Exception {
-		Class<?>[] types = new Class<?>[arguments.length];
-		for (int i = 0; i < arguments.length; i++) {
-			types[i] = (arguments[i] instanceof Integer) ? int.class : arguments[i].getClass();
-		}
-		return target.getClass().getMethod(method, types).invoke(target, arguments);
+		List<ProtobufHistograms.Series> series = ProtobufHistograms.read(bytes);
+		assertThat(series).extracting(ProtobufHistograms.Series::family).containsExactly(NAME);
+		return new Scrape(series.get(0).buckets(), series.get(0).count(), series.get(0).sum());
 	}
 
 	private record Scrape(Map<Double, Long> buckets, long count, double sum) {
