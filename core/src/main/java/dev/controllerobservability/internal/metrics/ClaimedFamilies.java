@@ -27,7 +27,7 @@ import dev.controllerobservability.internal.settings.SettingNames;
  *
  * <pre>{@code
  * ClaimedFamilies claimed = new ClaimedFamilies(SettingNames.BUILDER);
- * registry.config().meterFilter(ControllerMeterFilter.builder("karpenter").claimedFamilies(claimed).build());
+ * registry.config().meterFilter(new ControllerMeterFilter(NamingPolicy.builder("karpenter").build(), claimed));
  * claimed.claim(List.of("karpenter_bind_duration_seconds"), "the duration histogram of operation 'bind'");
  * registry.timer("karpenter.bind.duration"); // denied: a no-op timer
  * }</pre>

@@ -20,12 +20,12 @@ class ControllerMeterFilterTests {
 
 	ControllerMeterFilterTests() {
 		this.registry.config()
-			.meterFilter(ControllerMeterFilter.builder("karpenter")
+			.meterFilter(new ControllerMeterFilter(NamingPolicy.builder("karpenter")
 				.commonTags(Tags.of("cluster", "dev"))
 				.durationBuckets(List.of(0.1, 1.0, 10.0))
 				.meterPrefixes(List.of("nodes", "cloud.api"))
 				.disabledMetrics(List.of("karpenter_old_total", "jvm_threads_peak_threads"))
-				.build());
+				.build()));
 	}
 
 	@Test
@@ -88,7 +88,7 @@ class ControllerMeterFilterTests {
 
 	@Test
 	void recognisesControllerMetricsByNamespace() {
-		ControllerMeterFilter filter = ControllerMeterFilter.builder("karpenter").build();
+		ControllerMeterFilter filter = new ControllerMeterFilter(NamingPolicy.builder("karpenter").build());
 		assertThat(filter.isControllerMetric("karpenter.bind.duration")).isTrue();
 		assertThat(filter.isControllerMetric("karpenter_nodes_total")).isTrue();
 		assertThat(filter.isControllerMetric("karpenterx.bind")).isFalse();
