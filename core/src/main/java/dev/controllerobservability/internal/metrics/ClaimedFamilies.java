@@ -117,7 +117,7 @@ public final class ClaimedFamilies {
 	 * @return the claimed family it would expose, or {@code null}
 	 */
 	synchronized @Nullable String clash(Meter.Id id) {
-		List<String> families = families(id);
+		List<String> families = PrometheusNames.registryNames(id);
 		for (String family : families) {
 			if (this.owners.containsKey(family)) {
 				return family;
@@ -125,20 +125,6 @@ public final class ClaimedFamilies {
 		}
 		this.micrometerFamilies.addAll(families);
 		return null;
-	}
-
-	/**
-	 * The names a meter takes in the Prometheus registry: its family, without
-	 * {@code _total} for a counter (the registry knows a counter by its name without it),
-	 * and the {@code _max} gauge of timers and distribution summaries.
-	 */
-	private static List<String> families(Meter.Id id) {
-		String family = PrometheusNames.familyName(id);
-		return switch (id.getType()) {
-			case COUNTER -> List.of(family, family.substring(0, family.length() - "_total".length()));
-			case TIMER, DISTRIBUTION_SUMMARY -> List.of(family, family + "_max");
-			default -> List.of(family);
-		};
 	}
 
 	/**
@@ -152,8 +138,12 @@ public final class ClaimedFamilies {
 		synchronized (this) {
 			owner = this.owners.getOrDefault(family, "the starter");
 		}
+		// A gauge without a unit may be a time gauge: the registry adds _seconds after
+		// the filters ran.
+		boolean timeGauge = id.getType() == Meter.Type.GAUGE && !family.equals(PrometheusNames.familyName(id));
+		String exposed = timeGauge ? family + " if it is a time gauge" : family;
 		return new IllegalStateException("Meter '" + id.getName() + "' was not registered: it would be exposed as "
-				+ family + ", which is " + owner + ", registered with the Prometheus registry directly; two metrics "
+				+ exposed + ", which is " + owner + ", registered with the Prometheus registry directly; two metrics "
 				+ "of one name would fail every scrape. Give the meter another name, or "
 				+ this.settingNames.micrometerBackend() + ".");
 	}

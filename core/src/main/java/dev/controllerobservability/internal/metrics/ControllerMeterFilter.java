@@ -96,10 +96,11 @@ public final class ControllerMeterFilter implements MeterFilter {
 	@Override
 	public MeterFilterReply accept(Meter.Id id) {
 		if (!this.naming.disabledMetrics().isEmpty()) {
-			String name = PrometheusNames.familyName(id);
-			if (this.naming.isDisabled(name)) {
-				this.deniedMetrics.add(name);
-				return MeterFilterReply.DENY;
+			for (String name : PrometheusNames.familyNames(id)) {
+				if (this.naming.isDisabled(name)) {
+					this.deniedMetrics.add(name);
+					return MeterFilterReply.DENY;
+				}
 			}
 		}
 		if (this.claimedFamilies != null) {

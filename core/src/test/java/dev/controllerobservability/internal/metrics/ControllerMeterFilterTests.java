@@ -2,11 +2,13 @@ package dev.controllerobservability.internal.metrics;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.distribution.CountAtBucket;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -103,6 +105,19 @@ class ControllerMeterFilterTests {
 		assertThat(this.registry.find("karpenter.old").counter()).isNull();
 		assertThat(this.registry.find("jvm.threads.peak").gauge()).isNull();
 		assertThat(this.registry.find("karpenter.new").counter()).isNotNull();
+	}
+
+	@Test
+	void deniesADisabledTimeGaugeByTheNameTheRegistryGivesIt() {
+		SimpleMeterRegistry registry = new SimpleMeterRegistry();
+		ControllerMeterFilter filter = new ControllerMeterFilter(
+				NamingPolicy.builder("karpenter").disabledMetrics(List.of("process_uptime_seconds")).build());
+		registry.config().meterFilter(filter);
+		TimeGauge.builder("process.uptime", () -> 5, TimeUnit.SECONDS).register(registry);
+		TimeGauge.builder("process.start.time", () -> 5, TimeUnit.SECONDS).register(registry);
+		assertThat(registry.getMeters()).extracting((meter) -> meter.getId().getName())
+			.containsExactly("process.start.time");
+		assertThat(filter.deniedMetrics()).containsExactly("process_uptime_seconds");
 	}
 
 	@Test
