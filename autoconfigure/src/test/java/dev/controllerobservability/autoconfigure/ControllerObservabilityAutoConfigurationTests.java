@@ -33,6 +33,7 @@ import org.springframework.context.annotation.Configuration;
 import dev.controllerobservability.internal.catalog.MetricCatalog;
 import dev.controllerobservability.catalog.MetricDefinition;
 import dev.controllerobservability.internal.metrics.ControllerMeterFilter;
+import dev.controllerobservability.internal.metrics.NamingPolicy;
 import dev.controllerobservability.RecordingFailures;
 import dev.controllerobservability.operations.ControllerOperations;
 import dev.controllerobservability.operations.ObservedOperation;
@@ -602,7 +603,7 @@ class ControllerObservabilityAutoConfigurationTests {
 
 		static final SimpleMeterRegistry REGISTRY = new SimpleMeterRegistry();
 
-		static final ControllerMeterFilter FILTER = ControllerMeterFilter.builder("user").build();
+		static final ControllerMeterFilter FILTER = new ControllerMeterFilter(NamingPolicy.builder("user").build());
 
 		static final RecordingFailures FAILURES = new RecordingFailures(REGISTRY, "user", Duration.ofSeconds(1));
 

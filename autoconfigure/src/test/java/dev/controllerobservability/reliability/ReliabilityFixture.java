@@ -13,6 +13,7 @@ import dev.controllerobservability.catalog.ControllerMetrics;
 import dev.controllerobservability.internal.catalog.MetricCatalog;
 import dev.controllerobservability.catalog.MetricDefinition;
 import dev.controllerobservability.internal.metrics.ControllerMeterFilter;
+import dev.controllerobservability.internal.metrics.NamingPolicy;
 import dev.controllerobservability.RecordingFailures;
 import dev.controllerobservability.operations.ControllerOperations;
 import dev.controllerobservability.internal.operations.OperationDurations;
@@ -42,7 +43,7 @@ final class ReliabilityFixture {
 
 	/** With the given limits, operation tags and labels of the catalog counter. */
 	ReliabilityFixture(int maxLabelValues, int maxLabelValueLength, int maxSeriesPerMetric, List<String> labels) {
-		this.registry.config().meterFilter(ControllerMeterFilter.builder("karpenter").build());
+		this.registry.config().meterFilter(new ControllerMeterFilter(NamingPolicy.builder("karpenter").build()));
 		this.failures = new RecordingFailures(this.registry, "karpenter", Duration.ofMinutes(1));
 		this.limiter = CardinalityLimiter.builder(this.registry, "karpenter")
 			.maxLabelValues(maxLabelValues)

@@ -15,6 +15,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import dev.controllerobservability.internal.metrics.ControllerMeterFilter;
+import dev.controllerobservability.internal.metrics.NamingPolicy;
 import dev.controllerobservability.RecordingFailures;
 import dev.controllerobservability.operations.ControllerOperations;
 import dev.controllerobservability.internal.operations.OperationMeterObservationHandler;
@@ -54,7 +55,7 @@ public final class JvmProbe {
 
 	private static double bytesPerSeries(int count) throws InterruptedException {
 		PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-		registry.config().meterFilter(ControllerMeterFilter.builder("bench").build());
+		registry.config().meterFilter(new ControllerMeterFilter(NamingPolicy.builder("bench").build()));
 		RecordingFailures failures = new RecordingFailures(registry, "bench", Duration.ofMinutes(1));
 		OperationMeterObservationHandler handler = new OperationMeterObservationHandler(registry, failures);
 		ControllerOperations operations = ControllerOperations.builder(ObservationRegistry.create(), failures)

@@ -14,6 +14,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.junit.jupiter.api.Test;
 
 import dev.controllerobservability.internal.metrics.ControllerMeterFilter;
+import dev.controllerobservability.internal.metrics.NamingPolicy;
 import dev.controllerobservability.internal.cardinality.CardinalityLimiter;
 import dev.controllerobservability.RecordingFailures;
 import dev.controllerobservability.internal.operations.OperationMeterObservationHandler;
@@ -44,7 +45,7 @@ class DirectRecordingTests {
 	private final ObservationRegistry observations = ObservationRegistry.create();
 
 	DirectRecordingTests() {
-		this.registry.config().meterFilter(ControllerMeterFilter.builder("karpenter").build());
+		this.registry.config().meterFilter(new ControllerMeterFilter(NamingPolicy.builder("karpenter").build()));
 		this.handler = new OperationMeterObservationHandler(this.registry, this.failures);
 		this.observations.observationConfig().observationHandler(this.handler);
 	}

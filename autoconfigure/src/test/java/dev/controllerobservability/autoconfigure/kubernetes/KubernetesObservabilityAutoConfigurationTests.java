@@ -2,12 +2,9 @@ package dev.controllerobservability.autoconfigure.kubernetes;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
-import io.javaoperatorsdk.operator.api.monitoring.Metrics.ControllerExecution;
-import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -20,6 +17,7 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.system.SystemMe
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
+import dev.controllerobservability.internal.test.ControllerExecutions;
 import dev.controllerobservability.kubernetes.client.KubernetesClientMetrics;
 import dev.controllerobservability.kubernetes.leader.LeaderElectionMetrics;
 import dev.controllerobservability.kubernetes.operator.ControllerRuntimeMetrics;
@@ -133,39 +131,7 @@ class KubernetesObservabilityAutoConfigurationTests {
 			.withPropertyValues("management.metrics.tags.region=eu-test")
 			.run((context) -> {
 				context.getBean(ControllerRuntimeMetrics.class)
-					.timeControllerExecution(new ControllerExecution<String>() {
-
-						@Override
-						public String name() {
-							return "reconcile";
-						}
-
-						@Override
-						public String controllerName() {
-							return "widget";
-						}
-
-						@Override
-						public String successTypeName(String result) {
-							return "resource";
-						}
-
-						@Override
-						public ResourceID resourceID() {
-							return new ResourceID("a", "default");
-						}
-
-						@Override
-						public Map<String, Object> metadata() {
-							return Map.of();
-						}
-
-						@Override
-						public String execute() {
-							return "done";
-						}
-
-					});
+					.timeControllerExecution(ControllerExecutions.execution("done", null));
 				String scrape = context.getBean(PrometheusMeterRegistry.class).scrape();
 				assertThat(scrape).contains(
 						"controller_runtime_reconcile_time_seconds_count{controller=\"widget\",region=\"eu-test\"} 1",

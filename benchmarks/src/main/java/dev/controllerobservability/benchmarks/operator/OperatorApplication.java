@@ -19,7 +19,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 
 import dev.controllerobservability.autoconfigure.ControllerObservabilityAutoConfiguration;
@@ -86,52 +85,17 @@ public class OperatorApplication {
 		return new ConfigMapReconciler(registry);
 	}
 
-	@Bean
-	OperatorLifecycle operatorLifecycle(KubernetesClient client, ConfigMapReconciler reconciler) {
-		return new OperatorLifecycle(client, reconciler);
-	}
-
 	/**
-	 * Starts the operator with the application, its informers synced before the
-	 * application is ready, and stops it on shutdown.
+	 * The operator, started with the application, its informers synced before the
+	 * application is ready, and stopped on shutdown.
 	 */
-	static class OperatorLifecycle implements SmartLifecycle {
-
-		private final KubernetesClient client;
-
-		private final ConfigMapReconciler reconciler;
-
-		private volatile Operator operator;
-
-		OperatorLifecycle(KubernetesClient client, ConfigMapReconciler reconciler) {
-			this.client = client;
-			this.reconciler = reconciler;
-		}
-
-		@Override
-		public void start() {
-			Operator operator = new Operator((overrider) -> overrider.withKubernetesClient(this.client)
-				.withCloseClientOnStop(false)
-				.withStopOnInformerErrorDuringStartup(true));
-			operator.register(this.reconciler);
-			operator.start();
-			this.operator = operator;
-		}
-
-		@Override
-		public void stop() {
-			Operator operator = this.operator;
-			if (operator != null) {
-				operator.stop();
-				this.operator = null;
-			}
-		}
-
-		@Override
-		public boolean isRunning() {
-			return this.operator != null;
-		}
-
+	@Bean(initMethod = "start", destroyMethod = "stop")
+	Operator operator(KubernetesClient client, ConfigMapReconciler reconciler) {
+		Operator operator = new Operator((overrider) -> overrider.withKubernetesClient(client)
+			.withCloseClientOnStop(false)
+			.withStopOnInformerErrorDuringStartup(true));
+		operator.register(reconciler);
+		return operator;
 	}
 
 }

@@ -8,12 +8,15 @@ import java.util.Map;
 import dev.controllerobservability.catalog.InvalidMetricDefinitionException;
 import dev.controllerobservability.catalog.MetricDefinition;
 import dev.controllerobservability.catalog.MetricType;
+import dev.controllerobservability.internal.metrics.NamingPolicy;
 import dev.controllerobservability.internal.stability.Version;
 
 /**
  * Every declared metric of a controller, validated: names, help, labels, buckets, units,
  * versions and renames. Built once at start-up from configuration and
- * {@link MetricDefinition} beans alike. Example:
+ * {@link MetricDefinition} beans alike. The names it exposes are the
+ * {@link NamingPolicy}'s: the catalog only turns a declared name into the stem the policy
+ * puts under the namespace. Example:
  *
  * <pre>{@code
  * MetricCatalog catalog = MetricCatalog.of("karpenter", List.of(
@@ -23,12 +26,12 @@ import dev.controllerobservability.internal.stability.Version;
  */
 public final class MetricCatalog {
 
-	private final String namespace;
+	private final NamingPolicy naming;
 
 	private final Map<String, MetricDefinition> definitions;
 
-	private MetricCatalog(String namespace, Map<String, MetricDefinition> definitions) {
-		this.namespace = namespace;
+	private MetricCatalog(NamingPolicy naming, Map<String, MetricDefinition> definitions) {
+		this.naming = naming;
 		this.definitions = definitions;
 	}
 
@@ -40,9 +43,12 @@ public final class MetricCatalog {
 	 * @throws InvalidMetricDefinitionException for the first invalid definition
 	 */
 	public static MetricCatalog of(String namespace, Collection<MetricDefinition> definitions) {
+		// Names are all the catalog asks of the policy, and they depend on the namespace
+		// alone.
+		NamingPolicy naming = NamingPolicy.builder(namespace).build();
 		Map<String, MetricDefinition> byName = new LinkedHashMap<>();
 		for (MetricDefinition definition : definitions) {
-			MetricDefinitionValidator.validate(namespace, definition);
+			MetricDefinitionValidator.validate(naming, definition);
 			if (byName.putIfAbsent(definition.name(), definition) != null) {
 				throw new InvalidMetricDefinitionException(definition.name(), null, definition.name(),
 						"the metric is declared twice", "Keep one declaration");
@@ -50,12 +56,12 @@ public final class MetricCatalog {
 		}
 		Map<String, String> replacedBy = new LinkedHashMap<>();
 		for (MetricDefinition definition : byName.values()) {
-			checkReplaces(namespace, definition, byName, replacedBy);
+			checkReplaces(naming, definition, byName, replacedBy);
 		}
-		return new MetricCatalog(namespace, Map.copyOf(byName));
+		return new MetricCatalog(naming, Map.copyOf(byName));
 	}
 
-	private static void checkReplaces(String namespace, MetricDefinition definition,
+	private static void checkReplaces(NamingPolicy naming, MetricDefinition definition,
 			Map<String, MetricDefinition> declared, Map<String, String> replacedBy) {
 		String old = definition.replaces();
 		if (old == null) {
@@ -81,7 +87,7 @@ public final class MetricCatalog {
 			throw new InvalidMetricDefinitionException(definition.name(), "replaces", old,
 					"'" + old + "' is already replaced by " + previous, "Keep one replacement");
 		}
-		MetricDefinitionValidator.checkName(namespace, definition, old, "replaces");
+		MetricDefinitionValidator.checkName(naming, definition, old, "replaces");
 		if (definition.renamedIn() == null) {
 			throw new InvalidMetricDefinitionException(definition.name(), "renamed-in", null,
 					"the old name stays exposed for the deprecation window of the metric's stability level, counted "
@@ -96,7 +102,7 @@ public final class MetricCatalog {
 	 * @return the namespace
 	 */
 	public String namespace() {
-		return this.namespace;
+		return this.naming.namespace();
 	}
 
 	/**
@@ -130,7 +136,7 @@ public final class MetricCatalog {
 	 * @return the exposed name, such as {@code karpenter_nodes_launched_total}
 	 */
 	public String exposedName(String name) {
-		return this.namespace + "_" + name;
+		return this.naming.exposedName(name);
 	}
 
 	/**
@@ -147,7 +153,7 @@ public final class MetricCatalog {
 			case INFO -> name.substring(0, name.length() - "_info".length()) + ".info";
 			default -> name;
 		};
-		return this.namespace + "." + stem;
+		return this.naming.meterName(stem);
 	}
 
 	/**

@@ -12,6 +12,7 @@ import dev.controllerobservability.catalog.MetricType;
 import dev.controllerobservability.internal.metrics.BucketRules;
 import dev.controllerobservability.internal.metrics.MetricConventions;
 import dev.controllerobservability.internal.metrics.MetricNames;
+import dev.controllerobservability.internal.metrics.NamingPolicy;
 import dev.controllerobservability.internal.stability.Version;
 
 /**
@@ -41,9 +42,9 @@ final class MetricDefinitionValidator {
 	private MetricDefinitionValidator() {
 	}
 
-	static void validate(String namespace, MetricDefinition definition) {
+	static void validate(NamingPolicy naming, MetricDefinition definition) {
 		String name = definition.name();
-		checkName(namespace, definition, name, null);
+		checkName(naming, definition, name, null);
 		if (definition.help() == null || definition.help().isBlank()) {
 			throw new InvalidMetricDefinitionException(name, "help", definition.help(),
 					"every metric needs help text: it becomes the # HELP line and the reference docs",
@@ -57,7 +58,7 @@ final class MetricDefinitionValidator {
 	}
 
 	/** Checks a metric name or, with {@code field} set, an old name it replaces. */
-	static void checkName(String namespace, MetricDefinition definition, String name, String field) {
+	static void checkName(NamingPolicy naming, MetricDefinition definition, String name, String field) {
 		String subject = definition.name();
 		if (!MetricNames.isSnakeCase(name)) {
 			throw new InvalidMetricDefinitionException(subject, field, name,
@@ -68,16 +69,15 @@ final class MetricDefinitionValidator {
 		String stem = name.endsWith("_total") ? name.substring(0, name.length() - "_total".length()) : name;
 		if (MetricConventions.SELF_METRICS.contains(stem)) {
 			String total = name.equals(stem) ? "" : "_total";
-			throw new InvalidMetricDefinitionException(subject, field, name,
-					namespace + "_" + stem + "_total is one of the metrics the starter keeps about itself, which this "
-							+ "would take the place of",
+			throw new InvalidMetricDefinitionException(subject, field, name, naming.exposedName(stem + "_total")
+					+ " is one of the metrics the starter keeps about itself, which this " + "would take the place of",
 					"Choose another name, such as '" + stem + "_of_controller" + total + "'");
 		}
-		if (name.equals(namespace) || name.startsWith(namespace + "_")) {
+		if (naming.isControllerMeter(name)) {
 			throw new InvalidMetricDefinitionException(subject, field, name,
 					"declared names do not carry the namespace; it is added when the metric is exposed, so this would "
-							+ "become " + namespace + "_" + name,
-					"Declare it as '" + name.substring(Math.min(name.length(), namespace.length() + 1)) + "'");
+							+ "become " + naming.exposedName(name),
+					"Declare it as '" + name.substring(Math.min(name.length(), naming.namespace().length() + 1)) + "'");
 		}
 		MetricType type = definition.type();
 		String base = name;

@@ -27,7 +27,7 @@ import dev.controllerobservability.internal.settings.SettingNames;
  *
  * <pre>{@code
  * ClaimedFamilies claimed = new ClaimedFamilies(SettingNames.BUILDER);
- * registry.config().meterFilter(ControllerMeterFilter.builder("karpenter").claimedFamilies(claimed).build());
+ * registry.config().meterFilter(new ControllerMeterFilter(NamingPolicy.builder("karpenter").build(), claimed));
  * claimed.claim(List.of("karpenter_bind_duration_seconds"), "the duration histogram of operation 'bind'");
  * registry.timer("karpenter.bind.duration"); // denied: a no-op timer
  * }</pre>
@@ -141,7 +141,7 @@ public final class ClaimedFamilies {
 	 * @return the claimed family it would expose, or {@code null}
 	 */
 	synchronized @Nullable String clash(Meter.Id id) {
-		List<String> families = families(id);
+		List<String> families = PrometheusNames.registryNames(id);
 		for (String family : families) {
 			if (this.owners.containsKey(family)) {
 				return family;
@@ -149,20 +149,6 @@ public final class ClaimedFamilies {
 		}
 		this.micrometerFamilies.addAll(families);
 		return null;
-	}
-
-	/**
-	 * The names a meter takes in the Prometheus registry: its family, without
-	 * {@code _total} for a counter (the registry knows a counter by its name without it),
-	 * and the {@code _max} gauge of timers and distribution summaries.
-	 */
-	private static List<String> families(Meter.Id id) {
-		String family = PrometheusNames.familyName(id);
-		return switch (id.getType()) {
-			case COUNTER -> List.of(family, family.substring(0, family.length() - "_total".length()));
-			case TIMER, DISTRIBUTION_SUMMARY -> List.of(family, family + "_max");
-			default -> List.of(family);
-		};
 	}
 
 	/**
@@ -176,8 +162,12 @@ public final class ClaimedFamilies {
 		synchronized (this) {
 			claim = this.owners.getOrDefault(family, new Claim("the starter", this.settingNames.micrometerBackend()));
 		}
+		// A gauge without a unit may be a time gauge: the registry adds _seconds after
+		// the filters ran.
+		boolean timeGauge = id.getType() == Meter.Type.GAUGE && !family.equals(PrometheusNames.familyName(id));
+		String exposed = timeGauge ? family + " if it is a time gauge" : family;
 		return new IllegalStateException("Meter '" + id.getName() + "' was not registered: it would be exposed as "
-				+ family + ", which is " + claim.owner() + ", registered with the Prometheus registry directly; two "
+				+ exposed + ", which is " + claim.owner() + ", registered with the Prometheus registry directly; two "
 				+ "metrics of one name would fail every scrape. Give the meter another name, or " + claim.alternative()
 				+ ".");
 	}

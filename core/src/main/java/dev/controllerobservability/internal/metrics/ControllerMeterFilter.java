@@ -1,6 +1,5 @@
 package dev.controllerobservability.internal.metrics;
 
-import java.util.List;
 import java.util.Objects;
 import java.util.Collections;
 import java.util.Set;
@@ -29,9 +28,8 @@ import org.jspecify.annotations.Nullable;
  * this one, win over both. Example:
  *
  * <pre>{@code
- * registry.config().meterFilter(ControllerMeterFilter.builder("karpenter")
- *         .commonTags(Tags.of("cluster", "dev"))
- *         .build());
+ * NamingPolicy naming = NamingPolicy.builder("karpenter").commonTags(Tags.of("cluster", "dev")).build();
+ * registry.config().meterFilter(new ControllerMeterFilter(naming));
  * registry.timer("karpenter.bind.duration"); // karpenter_bind_duration_seconds{cluster="dev",le=...}
  * }</pre>
  */
@@ -46,6 +44,15 @@ public final class ControllerMeterFilter implements MeterFilter {
 	private final @Nullable ClaimedFamilies claimedFamilies;
 
 	/**
+	 * Creates the filter of a naming policy, with no families claimed outside Micrometer.
+	 * @param naming what makes a meter a controller metric, its tags, buckets, and
+	 * whether it is disabled
+	 */
+	public ControllerMeterFilter(NamingPolicy naming) {
+		this(naming, null);
+	}
+
+	/**
 	 * Creates the filter.
 	 * @param naming what makes a meter a controller metric, its tags, buckets, and
 	 * whether it is disabled
@@ -56,16 +63,6 @@ public final class ControllerMeterFilter implements MeterFilter {
 		this.naming = Objects.requireNonNull(naming, "naming");
 		this.hasCommonTags = naming.commonTags().stream().findAny().isPresent();
 		this.claimedFamilies = claimedFamilies;
-	}
-
-	/**
-	 * Starts a builder.
-	 * @param namespace the controller's namespace, snake_case, such as {@code karpenter}
-	 * @return a builder without common tags, meter prefixes or disabled metrics, and with
-	 * controller-runtime's duration buckets
-	 */
-	public static Builder builder(String namespace) {
-		return new Builder(namespace);
 	}
 
 	/**
@@ -99,10 +96,11 @@ public final class ControllerMeterFilter implements MeterFilter {
 	@Override
 	public MeterFilterReply accept(Meter.Id id) {
 		if (!this.naming.disabledMetrics().isEmpty()) {
-			String name = PrometheusNames.familyName(id);
-			if (this.naming.isDisabled(name)) {
-				this.deniedMetrics.add(name);
-				return MeterFilterReply.DENY;
+			for (String name : PrometheusNames.familyNames(id)) {
+				if (this.naming.isDisabled(name)) {
+					this.deniedMetrics.add(name);
+					return MeterFilterReply.DENY;
+				}
 			}
 		}
 		if (this.claimedFamilies != null) {
@@ -139,79 +137,6 @@ public final class ControllerMeterFilter implements MeterFilter {
 		}
 		// Concatenation keeps the meter's own value when it already has a key.
 		return id.replaceTags(Tags.concat(this.naming.commonTags(), id.getTagsAsIterable()));
-	}
-
-	/** Builds a {@link ControllerMeterFilter} with a {@link NamingPolicy} of its own. */
-	public static final class Builder {
-
-		private final NamingPolicy.Builder naming;
-
-		private @Nullable ClaimedFamilies claimedFamilies;
-
-		private Builder(String namespace) {
-			this.naming = NamingPolicy.builder(namespace);
-		}
-
-		/**
-		 * Sets the tags added to controller metrics only; a meter's own tag wins.
-		 * @param commonTags the tags
-		 * @return this builder
-		 */
-		public Builder commonTags(Tags commonTags) {
-			this.naming.commonTags(commonTags);
-			return this;
-		}
-
-		/**
-		 * Sets the default bucket boundaries of duration meters.
-		 * @param durationBuckets boundaries in seconds, sorted ascending
-		 * @return this builder
-		 */
-		public Builder durationBuckets(List<Double> durationBuckets) {
-			this.naming.durationBuckets(durationBuckets);
-			return this;
-		}
-
-		/**
-		 * Adds dotted name prefixes (such as {@code "nodes"}) of meters registered
-		 * without the namespace that belong to the controller.
-		 * @param meterPrefixes the prefixes
-		 * @return this builder
-		 */
-		public Builder meterPrefixes(List<String> meterPrefixes) {
-			this.naming.meterPrefixes(meterPrefixes);
-			return this;
-		}
-
-		/**
-		 * Adds Prometheus names of metrics never to register, such as
-		 * {@code karpenter_old_total}.
-		 * @param disabledMetrics the exposed names
-		 * @return this builder
-		 */
-		public Builder disabledMetrics(List<String> disabledMetrics) {
-			this.naming.disabledMetrics(disabledMetrics);
-			return this;
-		}
-
-		/**
-		 * Denies meters whose names families registered outside Micrometer claimed.
-		 * @param claimedFamilies the claimed families
-		 * @return this builder
-		 */
-		public Builder claimedFamilies(ClaimedFamilies claimedFamilies) {
-			this.claimedFamilies = Objects.requireNonNull(claimedFamilies, "claimedFamilies");
-			return this;
-		}
-
-		/**
-		 * Builds the filter.
-		 * @return the filter
-		 */
-		public ControllerMeterFilter build() {
-			return new ControllerMeterFilter(this.naming.build(), this.claimedFamilies);
-		}
-
 	}
 
 }

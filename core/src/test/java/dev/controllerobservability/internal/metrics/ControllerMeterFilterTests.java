@@ -2,11 +2,13 @@ package dev.controllerobservability.internal.metrics;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.distribution.CountAtBucket;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -21,12 +23,12 @@ class ControllerMeterFilterTests {
 
 	ControllerMeterFilterTests() {
 		this.registry.config()
-			.meterFilter(ControllerMeterFilter.builder("karpenter")
+			.meterFilter(new ControllerMeterFilter(NamingPolicy.builder("karpenter")
 				.commonTags(Tags.of("cluster", "dev"))
 				.durationBuckets(List.of(0.1, 1.0, 10.0))
 				.meterPrefixes(List.of("nodes", "cloud.api"))
 				.disabledMetrics(List.of("karpenter_old_total", "jvm_threads_peak_threads"))
-				.build());
+				.build()));
 	}
 
 	@Test
@@ -92,7 +94,8 @@ class ControllerMeterFilterTests {
 	void appliesWholeNumberDurationBucketsToSummariesOfSecondsOnly() {
 		SimpleMeterRegistry registry = new SimpleMeterRegistry();
 		registry.config()
-			.meterFilter(ControllerMeterFilter.builder("karpenter").durationBuckets(List.of(1.0, 10.0, 60.0)).build());
+			.meterFilter(new ControllerMeterFilter(
+					NamingPolicy.builder("karpenter").durationBuckets(List.of(1.0, 10.0, 60.0)).build()));
 		DistributionSummary seconds = DistributionSummary.builder("karpenter.queue.wait")
 			.baseUnit("seconds")
 			.register(registry);
@@ -106,7 +109,7 @@ class ControllerMeterFilterTests {
 
 	@Test
 	void recognisesControllerMetricsByNamespace() {
-		ControllerMeterFilter filter = ControllerMeterFilter.builder("karpenter").build();
+		ControllerMeterFilter filter = new ControllerMeterFilter(NamingPolicy.builder("karpenter").build());
 		assertThat(filter.isControllerMetric("karpenter.bind.duration")).isTrue();
 		assertThat(filter.isControllerMetric("karpenter_nodes_total")).isTrue();
 		assertThat(filter.isControllerMetric("karpenterx.bind")).isFalse();
@@ -121,6 +124,19 @@ class ControllerMeterFilterTests {
 		assertThat(this.registry.find("karpenter.old").counter()).isNull();
 		assertThat(this.registry.find("jvm.threads.peak").gauge()).isNull();
 		assertThat(this.registry.find("karpenter.new").counter()).isNotNull();
+	}
+
+	@Test
+	void deniesADisabledTimeGaugeByTheNameTheRegistryGivesIt() {
+		SimpleMeterRegistry registry = new SimpleMeterRegistry();
+		ControllerMeterFilter filter = new ControllerMeterFilter(
+				NamingPolicy.builder("karpenter").disabledMetrics(List.of("process_uptime_seconds")).build());
+		registry.config().meterFilter(filter);
+		TimeGauge.builder("process.uptime", () -> 5, TimeUnit.SECONDS).register(registry);
+		TimeGauge.builder("process.start.time", () -> 5, TimeUnit.SECONDS).register(registry);
+		assertThat(registry.getMeters()).extracting((meter) -> meter.getId().getName())
+			.containsExactly("process.start.time");
+		assertThat(filter.deniedMetrics()).containsExactly("process_uptime_seconds");
 	}
 
 	@Test

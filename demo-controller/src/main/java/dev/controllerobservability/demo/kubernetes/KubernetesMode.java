@@ -83,7 +83,9 @@ public class KubernetesMode {
 	/**
 	 * The fabric8 mock API server in CRUD mode, and a client of it, which the starter
 	 * counts like any client bean. Imported, not scanned, so that it exists only in the
-	 * kubernetes mode.
+	 * kubernetes mode. The server answers the SDK's lease permission check as the recipe
+	 * in {@code docs/without-spring.md} ("Leader election on the mock API server") shows,
+	 * with the demo's custom resource added.
 	 */
 	@ConditionalOnProperty(name = "demo.kubernetes.api-server", havingValue = "embedded", matchIfMissing = true)
 	static class EmbeddedApiServer {
@@ -92,7 +94,7 @@ public class KubernetesMode {
 		 * What the SDK's permission check finds: this identity may do anything with
 		 * leases.
 		 */
-		private static final String LEASE_PERMISSIONS = """
+		static final String LEASE_PERMISSIONS = """
 				{"apiVersion": "authorization.k8s.io/v1", "kind": "SelfSubjectRulesReview",
 				 "status": {"resourceRules": [{"apiGroups": ["coordination.k8s.io"], "resources": ["leases"],
 				                               "verbs": ["*"]}]}}""";

@@ -17,9 +17,11 @@ import io.fabric8.mockwebserver.ServerResponse;
  * The fabric8 mock API server in CRUD mode, ready for a Java Operator SDK leader
  * election: before it runs for leader, the SDK asks the API server (with a
  * {@code SelfSubjectRulesReview}) whether it may use leases, which a real API server
- * answers from RBAC and the mock server does not answer at all. The one expectation below
- * answers it; leases themselves are then created and renewed in CRUD mode like any
- * resource.
+ * answers from RBAC and the mock server in plain CRUD mode refuses (422). The one
+ * expectation below answers it; leases themselves are then created and renewed in CRUD
+ * mode like any resource. This is the recipe {@code docs/without-spring.md} shows
+ * ("Leader election on the mock API server"), which the demo's kubernetes mode follows
+ * too.
  */
 final class MockApiServer {
 

@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 
-import io.javaoperatorsdk.operator.api.monitoring.Metrics.ControllerExecution;
 import io.javaoperatorsdk.operator.api.reconciler.Constants;
 import io.javaoperatorsdk.operator.processing.event.Event;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
@@ -19,6 +18,7 @@ import dev.controllerobservability.internal.kubernetes.ControllerRuntimeHistogra
 import dev.controllerobservability.internal.metrics.NativeHistogram;
 import dev.controllerobservability.RecordingFailures;
 
+import static dev.controllerobservability.internal.test.ControllerExecutions.execution;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
@@ -149,48 +149,6 @@ class ControllerRuntimeMetricsTests {
 			.findFirst()
 			.orElseThrow();
 		return reconcileTime.getDataPoints().get(0);
-	}
-
-	static ControllerExecution<String> execution(String result, Throwable error) {
-		return new ControllerExecution<>() {
-
-			@Override
-			public String name() {
-				return "reconcile";
-			}
-
-			@Override
-			public String controllerName() {
-				return "widget";
-			}
-
-			@Override
-			public String successTypeName(String value) {
-				return "resource";
-			}
-
-			@Override
-			public ResourceID resourceID() {
-				return new ResourceID("a", "default");
-			}
-
-			@Override
-			public Map<String, Object> metadata() {
-				return Map.of();
-			}
-
-			@Override
-			public String execute() throws Exception {
-				if (error instanceof Error fatal) {
-					throw fatal;
-				}
-				if (error != null) {
-					throw (Exception) error;
-				}
-				return result;
-			}
-
-		};
 	}
 
 }

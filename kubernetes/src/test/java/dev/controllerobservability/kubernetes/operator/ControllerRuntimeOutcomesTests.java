@@ -12,6 +12,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
 import org.junit.jupiter.api.Test;
 
+import dev.controllerobservability.internal.test.ControllerExecutions;
 import dev.controllerobservability.RecordingFailures;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -103,8 +104,8 @@ class ControllerRuntimeOutcomesTests {
 	private void failedReconciliation() {
 		this.metrics.reconcileCustomResource(this.resource, null, WIDGET);
 		this.metrics.reconciliationExecutionStarted(this.resource, WIDGET);
-		assertThatExceptionOfType(IllegalStateException.class).isThrownBy(() -> this.metrics.timeControllerExecution(
-				ControllerRuntimeMetricsTests.execution(null, new IllegalStateException("failure"))));
+		assertThatExceptionOfType(IllegalStateException.class).isThrownBy(() -> this.metrics
+			.timeControllerExecution(ControllerExecutions.execution(null, new IllegalStateException("failure"))));
 	}
 
 	private void assertOutcome(double retries, double terminalErrors) {
