@@ -41,6 +41,7 @@ import static org.assertj.core.api.Assertions.within;
  * {@code /actuator/prometheus} agrees with a count of the values recorded, in the text
  * format 0.0.4, OpenMetrics and protobuf, and a real Prometheus server with native
  * histograms reads the same counts, sums and fractions from the native buckets.
+ * {@code management.metrics.distribution.*} does not change their buckets.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "spring.config.name=minimal-app", "management.metrics.tags.region=eu",
@@ -60,7 +61,9 @@ import static org.assertj.core.api.Assertions.within;
 				"controller.observability.metrics.clock_skew_seconds.type=histogram",
 				"controller.observability.metrics.clock_skew_seconds.unit=seconds",
 				"controller.observability.metrics.clock_skew_seconds.help=Skew of a node's clock.",
-				"controller.observability.metrics.clock_skew_seconds.buckets=-1,-0.1,0,0.1,1" })
+				"controller.observability.metrics.clock_skew_seconds.buckets=-1,-0.1,0,0.1,1",
+				"management.metrics.distribution.slo.karpenter.packing_efficiency_ratio=0.6",
+				"management.metrics.distribution.percentiles-histogram.karpenter=true" })
 @AutoConfigureMetrics
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ExactHistogramsIntegrationTests {
@@ -175,6 +178,17 @@ class ExactHistogramsIntegrationTests {
 		// -1 and 1 are native bounds too; no value lies in the zero bucket.
 		assertThat(this.prometheus.queryScalar("histogram_fraction(-1, 1, " + skew + ")")).isCloseTo(
 				(double) (skews.buckets().get(1.0) - skews.buckets().get(-1.0) + 1) / skews.count(), within(1e-12));
+	}
+
+	@Test
+	void keepsTheShapeOfAMicrometerHistogramButForTheMaxOfNegativeValues() throws Exception {
+		String text = new String(scrape("text/plain;version=0.0.4"), StandardCharsets.UTF_8);
+		assertThat(text)
+			.contains("# HELP karpenter_packing_efficiency_ratio [ALPHA] Share of a node's CPU requested.",
+					"# TYPE karpenter_packing_efficiency_ratio histogram",
+					"karpenter_packing_efficiency_ratio_max{cluster=\"dev\",provisioner=\"gpu\",region=\"eu\"} 1.5",
+					"karpenter_claim_size_bytes_max{cluster=\"dev\",region=\"eu\"} 5.0E9")
+			.doesNotContain("karpenter_clock_skew_seconds_max");
 	}
 
 	@Test
