@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import dev.controllerobservability.internal.metrics.ControllerMeterFilter;
 import dev.controllerobservability.internal.cardinality.CardinalityLimiter;
 import dev.controllerobservability.RecordingFailures;
-import dev.controllerobservability.internal.operations.OperationMeterObservationHandler;
+import dev.controllerobservability.internal.operations.OperationRecorder;
 import dev.controllerobservability.internal.test.Allocations;
 import dev.controllerobservability.test.PrometheusScrape;
 
@@ -39,13 +39,13 @@ class DirectRecordingTests {
 
 	private final RecordingFailures failures = new RecordingFailures(this.registry, "karpenter", Duration.ofHours(1));
 
-	private final OperationMeterObservationHandler handler;
+	private final OperationRecorder handler;
 
 	private final ObservationRegistry observations = ObservationRegistry.create();
 
 	DirectRecordingTests() {
 		this.registry.config().meterFilter(ControllerMeterFilter.builder("karpenter").build());
-		this.handler = new OperationMeterObservationHandler(this.registry, this.failures);
+		this.handler = new OperationRecorder(this.registry, this.failures);
 		this.observations.observationConfig().observationHandler(this.handler);
 	}
 
@@ -109,7 +109,7 @@ class DirectRecordingTests {
 		ControllerOperations operations = ControllerOperations.builder(this.observations, this.failures)
 			.labelKeys(List.of("provisioner"))
 			.namespace("karpenter")
-			.directRecording(this.handler.seriesCache(), List.of((name, context) -> !name.equals("karpenter.bind")))
+			.directRecording(this.handler, List.of((name, context) -> !name.equals("karpenter.bind")))
 			.build();
 		this.observations.observationConfig().observationPredicate((name, context) -> !name.equals("karpenter.bind"));
 		assertThat(operations.observe("bind", Tags.of("provisioner", "gpu"), () -> "bound")).isEqualTo("bound");
@@ -132,11 +132,11 @@ class DirectRecordingTests {
 				return id;
 			}
 		});
-		OperationMeterObservationHandler brokenHandler = new OperationMeterObservationHandler(broken, brokenFailures);
+		OperationRecorder brokenHandler = new OperationRecorder(broken, brokenFailures);
 		ControllerOperations operations = ControllerOperations.builder(ObservationRegistry.create(), brokenFailures)
 			.labelKeys(List.of("provisioner"))
 			.namespace("karpenter")
-			.directRecording(brokenHandler.seriesCache(), List.of())
+			.directRecording(brokenHandler, List.of())
 			.build();
 		assertThat(operations.observe("bind", Tags.of("provisioner", "gpu"), () -> "bound")).isEqualTo("bound");
 		IllegalStateException nodeGone = new IllegalStateException("node gone");
@@ -157,7 +157,7 @@ class DirectRecordingTests {
 			.labelKeys(List.of("provisioner"))
 			.namespace("karpenter")
 			.cardinalityLimiter(limiter)
-			.directRecording(this.handler.seriesCache(), List.of())
+			.directRecording(this.handler, List.of())
 			.build();
 		String huge = "x".repeat(100_000);
 		for (int i = 0; i < 100; i++) {
@@ -178,7 +178,7 @@ class DirectRecordingTests {
 			.labelKeys(List.of("provisioner"))
 			.namespace("karpenter");
 		if (direct) {
-			builder.directRecording(this.handler.seriesCache(), List.of());
+			builder.directRecording(this.handler, List.of());
 		}
 		return builder.build();
 	}

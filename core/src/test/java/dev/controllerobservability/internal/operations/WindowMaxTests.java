@@ -17,7 +17,7 @@ class WindowMaxTests {
 
 	@Test
 	void showsTheLargestDurationRecorded() {
-		WindowMax max = new WindowMax(0);
+		PrometheusDurations.WindowMax max = new PrometheusDurations.WindowMax(0);
 		max.record(2 * SECOND);
 		max.record(5 * SECOND);
 		max.record(1 * SECOND);
@@ -26,7 +26,7 @@ class WindowMaxTests {
 
 	@Test
 	void forgetsADurationOnceTheWindowHasPassed() {
-		WindowMax max = new WindowMax(0);
+		PrometheusDurations.WindowMax max = new PrometheusDurations.WindowMax(0);
 		max.record(5 * SECOND);
 		assertThat(max.poll(40 * SECOND)).isEqualTo(5.0);
 		assertThat(max.poll(80 * SECOND)).isEqualTo(5.0);
@@ -38,7 +38,7 @@ class WindowMaxTests {
 
 	@Test
 	void keepsWhatWasRecordedSinceThePreviousReadWhenReadsAreFarApart() {
-		WindowMax max = new WindowMax(0);
+		PrometheusDurations.WindowMax max = new PrometheusDurations.WindowMax(0);
 		assertThat(max.poll(0)).isZero();
 		max.record(3 * SECOND);
 		assertThat(max.poll(600 * SECOND)).isEqualTo(3.0);
@@ -49,7 +49,7 @@ class WindowMaxTests {
 
 	@Test
 	void showsItForFortySecondsAfterAReadBetweenTwoRotations() {
-		WindowMax max = new WindowMax(0);
+		PrometheusDurations.WindowMax max = new PrometheusDurations.WindowMax(0);
 		max.record(3 * SECOND);
 		// 615 s is 15 s past a rotation: the next read due to rotate comes at 655 s.
 		assertThat(max.poll(615 * SECOND)).isEqualTo(3.0);
@@ -60,7 +60,7 @@ class WindowMaxTests {
 
 	@Test
 	void showsItForFortySecondsAfterAReadThatMissedTwoRotations() {
-		WindowMax max = new WindowMax(0);
+		PrometheusDurations.WindowMax max = new PrometheusDurations.WindowMax(0);
 		assertThat(max.poll(39 * SECOND)).isZero();
 		max.record(3 * SECOND);
 		// 119 s is two rotations after the previous read's slot began.
