@@ -27,7 +27,7 @@ import dev.controllerobservability.internal.metrics.ControllerMeterFilter;
 import dev.controllerobservability.internal.metrics.MetricConventions;
 import dev.controllerobservability.internal.metrics.NamingPolicy;
 import dev.controllerobservability.internal.operations.OperationDurations;
-import dev.controllerobservability.internal.operations.OperationMeterObservationHandler;
+import dev.controllerobservability.internal.operations.OperationRecorder;
 import dev.controllerobservability.internal.operations.PrometheusDurations;
 import dev.controllerobservability.internal.settings.CheckedSettings;
 import dev.controllerobservability.internal.settings.Setting;
@@ -428,8 +428,7 @@ public final class ControllerObservability {
 			OperationDurations durations = (this.operationHistograms != null)
 					? new PrometheusDurations(this.operationHistograms, this.registry.config().clock(), naming, claimed)
 					: OperationDurations.micrometer(this.registry);
-			OperationMeterObservationHandler handler = new OperationMeterObservationHandler(this.registry, durations,
-					failures, limiter);
+			OperationRecorder handler = new OperationRecorder(this.registry, durations, failures, limiter);
 			// Without an observation registry of the user's, no handler but ours sees an
 			// operation: it records straight into its series.
 			boolean direct = this.observationRegistry == null;

@@ -27,7 +27,7 @@ class PublicApiTests {
 					"dev.controllerobservability.catalog.ControllerMetrics#<init> mentions dev.controllerobservability.internal.catalog.CatalogHistograms",
 					"dev.controllerobservability.operations.ControllerOperations$Builder#settingNames mentions dev.controllerobservability.internal.settings.SettingNames",
 					"dev.controllerobservability.operations.ControllerOperations$Builder#cardinalityLimiter mentions dev.controllerobservability.internal.cardinality.CardinalityLimiter",
-					"dev.controllerobservability.operations.ControllerOperations$Builder#directRecording mentions dev.controllerobservability.internal.operations.OperationSeriesCache",
+					"dev.controllerobservability.operations.ControllerOperations$Builder#directRecording mentions dev.controllerobservability.internal.operations.OperationRecorder",
 					"dev.controllerobservability.operations.ControllerOperations$Builder#durations mentions dev.controllerobservability.internal.operations.OperationDurations");
 	}
 

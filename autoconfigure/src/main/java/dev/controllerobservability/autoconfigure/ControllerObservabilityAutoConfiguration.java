@@ -43,7 +43,7 @@ import dev.controllerobservability.internal.metrics.ControllerMeterFilter;
 import dev.controllerobservability.RecordingFailures;
 import dev.controllerobservability.operations.ControllerOperations;
 import dev.controllerobservability.internal.operations.OperationDurations;
-import dev.controllerobservability.internal.operations.OperationMeterObservationHandler;
+import dev.controllerobservability.internal.operations.OperationRecorder;
 import dev.controllerobservability.internal.settings.SettingNames;
 import dev.controllerobservability.internal.wiring.ObservabilityParts;
 import dev.controllerobservability.autoconfigure.strictness.ConditionalOnObservabilitySwitch;
@@ -74,7 +74,7 @@ public final class ControllerObservabilityAutoConfiguration {
 	public static final int METER_FILTER_ORDER = -100;
 
 	/**
-	 * Order of {@link OperationMeterObservationHandler}: ahead of Micrometer's
+	 * Order of {@link OperationRecorder}: ahead of Micrometer's
 	 * {@code DefaultMeterObservationHandler}, which it replaces for operation contexts.
 	 */
 	public static final int OBSERVATION_HANDLER_ORDER = Ordered.HIGHEST_PRECEDENCE + 100;
@@ -158,15 +158,15 @@ public final class ControllerObservabilityAutoConfiguration {
 	@Bean
 	@Order(OBSERVATION_HANDLER_ORDER)
 	@ConditionalOnMissingBean
-	OperationMeterObservationHandler operationMeterObservationHandler(MeterRegistry meterRegistry,
-			RecordingFailures failures, ControllerObservabilitySettings settings, CardinalityLimiter limiter,
-			NamingPolicy naming, ClaimedFamilies claimed, BeanFactory beanFactory) {
+	OperationRecorder operationRecorder(MeterRegistry meterRegistry, RecordingFailures failures,
+			ControllerObservabilitySettings settings, CardinalityLimiter limiter, NamingPolicy naming,
+			ClaimedFamilies claimed, BeanFactory beanFactory) {
 		claimed.reportTo(failures);
 		claimed.seen(meterRegistry.getMeters());
 		OperationDurations durations = (settings.operations().backend() == OperationsProperties.Backend.PROMETHEUS)
 				? PrometheusOperationDurations.create(beanFactory, meterRegistry, naming, claimed)
 				: OperationDurations.micrometer(meterRegistry);
-		return new OperationMeterObservationHandler(meterRegistry, durations, failures, limiter);
+		return new OperationRecorder(meterRegistry, durations, failures, limiter);
 	}
 
 	@Bean
@@ -175,11 +175,11 @@ public final class ControllerObservabilityAutoConfiguration {
 			ControllerObservabilitySettings settings, CardinalityLimiter limiter,
 			ObjectProvider<ObservationHandler<?>> handlers, ObjectProvider<ObservationPredicate> predicates) {
 		List<ObservationHandler<?>> all = handlers.orderedStream().toList();
-		List<OperationMeterObservationHandler> ours = all.stream()
-			.filter(OperationMeterObservationHandler.class::isInstance)
-			.map(OperationMeterObservationHandler.class::cast)
+		List<OperationRecorder> ours = all.stream()
+			.filter(OperationRecorder.class::isInstance)
+			.map(OperationRecorder.class::cast)
 			.toList();
-		OperationMeterObservationHandler handler = (ours.size() == 1) ? ours.get(0) : null;
+		OperationRecorder handler = (ours.size() == 1) ? ours.get(0) : null;
 		// Only meter handlers (ours first, Boot's default behind it) would see an
 		// operation's observation: recording straight into our meters is the same, minus
 		// the observation's cost. Tracing or any other handler keeps the observation.

@@ -39,7 +39,7 @@ import dev.controllerobservability.operations.ControllerOperations;
 import dev.controllerobservability.operations.ObservedOperation;
 import dev.controllerobservability.operations.ObservedOperationAspect;
 import dev.controllerobservability.operations.OperationTag;
-import dev.controllerobservability.internal.operations.OperationMeterObservationHandler;
+import dev.controllerobservability.internal.operations.OperationRecorder;
 import dev.controllerobservability.rules.RuleSet;
 import dev.controllerobservability.rules.ScrapeTarget;
 import dev.controllerobservability.test.PrometheusScrape;
@@ -66,7 +66,7 @@ class ControllerObservabilityAutoConfigurationTests {
 		this.contextRunner.run((context) -> assertThat(context).hasSingleBean(ControllerObservabilitySettings.class)
 			.hasSingleBean(ControllerMeterFilter.class)
 			.hasSingleBean(RecordingFailures.class)
-			.hasSingleBean(OperationMeterObservationHandler.class)
+			.hasSingleBean(OperationRecorder.class)
 			.hasSingleBean(ControllerOperations.class)
 			.hasSingleBean(ObservedOperationAdvisors.TYPE));
 	}
@@ -175,7 +175,7 @@ class ControllerObservabilityAutoConfigurationTests {
 			.run((context) -> assertThat(context).hasNotFailed()
 				.doesNotHaveBean(ControllerMeterFilter.class)
 				.doesNotHaveBean(ControllerOperations.class)
-				.doesNotHaveBean(OperationMeterObservationHandler.class)
+				.doesNotHaveBean(OperationRecorder.class)
 				.doesNotHaveBean(ObservedOperationAdvisors.TYPE));
 	}
 
@@ -184,7 +184,7 @@ class ControllerObservabilityAutoConfigurationTests {
 		this.contextRunner.withUserConfiguration(UserBeans.class).run((context) -> {
 			assertThat(context.getBean(ControllerMeterFilter.class)).isSameAs(UserBeans.FILTER);
 			assertThat(context.getBean(RecordingFailures.class)).isSameAs(UserBeans.FAILURES);
-			assertThat(context.getBean(OperationMeterObservationHandler.class)).isSameAs(UserBeans.HANDLER);
+			assertThat(context.getBean(OperationRecorder.class)).isSameAs(UserBeans.HANDLER);
 			assertThat(context.getBean(ControllerOperations.class)).isSameAs(UserBeans.OPERATIONS);
 			assertThat(context.getBean(ObservedOperationAspect.class)).isSameAs(UserBeans.ASPECT);
 			assertThat(context).doesNotHaveBean(ObservedOperationAdvisors.TYPE);
@@ -607,8 +607,7 @@ class ControllerObservabilityAutoConfigurationTests {
 
 		static final RecordingFailures FAILURES = new RecordingFailures(REGISTRY, "user", Duration.ofSeconds(1));
 
-		static final OperationMeterObservationHandler HANDLER = new OperationMeterObservationHandler(REGISTRY,
-				FAILURES);
+		static final OperationRecorder HANDLER = new OperationRecorder(REGISTRY, FAILURES);
 
 		static final ControllerOperations OPERATIONS = ControllerOperations
 			.builder(ObservationRegistry.create(), FAILURES)
@@ -627,7 +626,7 @@ class ControllerObservabilityAutoConfigurationTests {
 		}
 
 		@Bean
-		OperationMeterObservationHandler userHandler() {
+		OperationRecorder userHandler() {
 			return HANDLER;
 		}
 

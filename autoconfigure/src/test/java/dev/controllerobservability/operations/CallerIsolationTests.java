@@ -18,7 +18,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.aop.aspectj.annotation.AspectJProxyFactory;
 
 import dev.controllerobservability.RecordingFailures;
-import dev.controllerobservability.internal.operations.OperationMeterObservationHandler;
+import dev.controllerobservability.internal.operations.OperationRecorder;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
@@ -133,15 +133,14 @@ class CallerIsolationTests {
 		Recording(Clock clock, boolean direct) {
 			this.registry = new SimpleMeterRegistry(SimpleConfig.DEFAULT, clock);
 			this.failures = new RecordingFailures(this.registry, "karpenter", Duration.ofHours(1));
-			OperationMeterObservationHandler handler = new OperationMeterObservationHandler(this.registry,
-					this.failures);
+			OperationRecorder handler = new OperationRecorder(this.registry, this.failures);
 			ObservationRegistry observations = ObservationRegistry.create();
 			observations.observationConfig().observationHandler(handler);
 			ControllerOperations.Builder builder = ControllerOperations.builder(observations, this.failures)
 				.labelKeys(List.of("provisioner"))
 				.namespace("karpenter");
 			if (direct) {
-				builder.directRecording(handler.seriesCache(), List.of());
+				builder.directRecording(handler, List.of());
 			}
 			this.operations = builder.build();
 		}

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.controllerobservability.RecordingFailures;
 import dev.controllerobservability.operations.ControllerOperations;
-import dev.controllerobservability.internal.operations.OperationMeterObservationHandler;
+import dev.controllerobservability.internal.operations.OperationRecorder;
 import dev.controllerobservability.test.CapturedLog;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -56,7 +56,7 @@ class IntermittentFaultsReliabilityTests {
 		AtomicLong handlerFailures = new AtomicLong();
 		ObservationRegistry observations = ObservationRegistry.create();
 		observations.observationConfig()
-			.observationHandler(new OperationMeterObservationHandler(registry, failures))
+			.observationHandler(new OperationRecorder(registry, failures))
 			.observationHandler(new ObservationHandler<>() {
 				@Override
 				public void onStart(Observation.Context context) {

@@ -17,7 +17,7 @@ import dev.controllerobservability.internal.metrics.NamingPolicy;
 import dev.controllerobservability.RecordingFailures;
 import dev.controllerobservability.operations.ControllerOperations;
 import dev.controllerobservability.internal.operations.OperationDurations;
-import dev.controllerobservability.internal.operations.OperationMeterObservationHandler;
+import dev.controllerobservability.internal.operations.OperationRecorder;
 import dev.controllerobservability.internal.stability.StabilityPolicy;
 
 /**
@@ -51,15 +51,15 @@ final class ReliabilityFixture {
 			.maxSeriesPerMetric(maxSeriesPerMetric)
 			.build();
 		ObservationRegistry observations = ObservationRegistry.create();
-		OperationMeterObservationHandler handler = new OperationMeterObservationHandler(this.registry,
-				OperationDurations.micrometer(this.registry), this.failures, this.limiter);
+		OperationRecorder handler = new OperationRecorder(this.registry, OperationDurations.micrometer(this.registry),
+				this.failures, this.limiter);
 		observations.observationConfig().observationHandler(handler);
 		// The direct path, as the auto-configuration sets it up when nothing traces.
 		this.operations = ControllerOperations.builder(observations, this.failures)
 			.namespace("karpenter")
 			.labelKeys(labels)
 			.cardinalityLimiter(this.limiter)
-			.directRecording(handler.seriesCache(), List.of())
+			.directRecording(handler, List.of())
 			.build();
 		this.metrics = new ControllerMetrics(this.registry,
 				MetricCatalog.of("karpenter",

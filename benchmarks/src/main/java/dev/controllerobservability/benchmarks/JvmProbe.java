@@ -18,7 +18,7 @@ import dev.controllerobservability.internal.metrics.ControllerMeterFilter;
 import dev.controllerobservability.internal.metrics.NamingPolicy;
 import dev.controllerobservability.RecordingFailures;
 import dev.controllerobservability.operations.ControllerOperations;
-import dev.controllerobservability.internal.operations.OperationMeterObservationHandler;
+import dev.controllerobservability.internal.operations.OperationRecorder;
 
 /**
  * Measurements that each need a JVM of their own, started by {@link ProbeProcess}; prints
@@ -57,11 +57,11 @@ public final class JvmProbe {
 		PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
 		registry.config().meterFilter(new ControllerMeterFilter(NamingPolicy.builder("bench").build()));
 		RecordingFailures failures = new RecordingFailures(registry, "bench", Duration.ofMinutes(1));
-		OperationMeterObservationHandler handler = new OperationMeterObservationHandler(registry, failures);
+		OperationRecorder handler = new OperationRecorder(registry, failures);
 		ControllerOperations operations = ControllerOperations.builder(ObservationRegistry.create(), failures)
 			.labelKeys(List.of("provisioner"))
 			.namespace("bench")
-			.directRecording(handler.seriesCache(), List.of())
+			.directRecording(handler, List.of())
 			.build();
 		List<Tags> tags = new ArrayList<>(count);
 		for (int i = 0; i < count; i++) {

@@ -22,11 +22,10 @@ import dev.controllerobservability.exposition.ExposedFamily;
 import dev.controllerobservability.internal.metrics.MetricConventions;
 import dev.controllerobservability.internal.metrics.MetricNames;
 import dev.controllerobservability.RecordingFailures;
-import dev.controllerobservability.internal.operations.ObservationRecorder;
+import dev.controllerobservability.internal.metrics.NamingPolicy;
 import dev.controllerobservability.internal.operations.OperationDurations;
+import dev.controllerobservability.internal.operations.OperationRecorder;
 import dev.controllerobservability.internal.operations.OperationResolver;
-import dev.controllerobservability.internal.operations.OperationSeries;
-import dev.controllerobservability.internal.operations.OperationSeriesCache;
 import dev.controllerobservability.internal.settings.SettingNames;
 
 /**
@@ -52,6 +51,19 @@ import dev.controllerobservability.internal.settings.SettingNames;
  * creating an observation, and a call with a {@link Tags} instance seen before allocates
  * nothing. {@link #bind(String, Iterable)} resolves an operation's labels once for hot
  * paths.
+ * <p>
+ * A call reaches its series through four files, in this order, none calling back into an
+ * earlier one: this class (or {@link OperationHandle} for a bound call, or
+ * {@link ObservedOperationAspect} on its way to {@link #observeChecked});
+ * {@code internal.operations.OperationResolver}, which turns the name and tags into the
+ * operation (its definition, and its names through the {@code NamingPolicy}) and its
+ * capped labels, once per name and, on the direct path, once per {@link Tags} instance;
+ * {@code OperationRecorder}, which times the call, straight into its series or through an
+ * observation whose meter handler ({@code onStart}, {@code onStop}) sits in the same
+ * file, and picks the outcome's series with its capped {@code error}; and
+ * {@code MicrometerDurations} (a Micrometer timer) or {@code PrometheusDurations} (a
+ * {@code NativeHistogram} family), which holds the durations. The
+ * {@link OperationDescriptor} record carries the names along.
  */
 public class ControllerOperations {
 
@@ -60,9 +72,7 @@ public class ControllerOperations {
 
 	private final OperationResolver resolver;
 
-	private final ObservationRecorder recorder;
-
-	private final @Nullable DirectPath direct;
+	private final OperationRecorder recorder;
 
 	/** Whether an operation's duration histogram has a {@code _max} gauge. */
 	private final Predicate<OperationDescriptor> exposesMax;
@@ -71,13 +81,15 @@ public class ControllerOperations {
 
 	protected ControllerOperations(Builder builder) {
 		this.failures = builder.failures;
-		this.resolver = new OperationResolver(builder.namespace, builder.labelKeys, builder.definitions,
-				builder.limiter, builder.maxOperations, builder.failures, builder.settingNames);
-		this.recorder = new ObservationRecorder(builder.observationRegistry, builder.failures);
-		this.direct = (builder.directSeries != null) ? new DirectPath(builder.directSeries, builder.predicates,
-				this.resolver.maxCachedNames(), this.resolver.maxLabelValueLength()) : null;
+		boolean direct = builder.directRecorder != null;
+		this.resolver = new OperationResolver(NamingPolicy.builder(builder.namespace).build(), builder.labelKeys,
+				builder.definitions, builder.limiter, builder.maxOperations, builder.failures, builder.settingNames,
+				direct);
+		this.recorder = direct
+				? builder.directRecorder.recordingDirectly(builder.observationRegistry, builder.predicates)
+				: OperationRecorder.observing(builder.observationRegistry, builder.failures);
 		OperationDurations durations = (builder.durations != null) ? builder.durations
-				: (builder.directSeries != null) ? builder.directSeries.durations() : null;
+				: direct ? builder.directRecorder.durations() : null;
 		this.exposesMax = (durations != null) ? durations::exposesMax : (descriptor) -> true;
 	}
 
@@ -101,11 +113,8 @@ public class ControllerOperations {
 	 * @return what {@code work} returned
 	 */
 	public <T> T observe(String operation, Iterable<Tag> tags, Supplier<T> work) {
-		if (this.direct != null) {
-			OperationHandle handle = handle(operation, tags);
-			return (handle != null) ? handle.observe(work) : work.get();
-		}
-		return observeChecked(operation, tags, work::get);
+		OperationResolver.Resolved call = resolve(operation, tags);
+		return (call != null) ? this.recorder.observe(call, work) : work.get();
 	}
 
 	/**
@@ -115,17 +124,13 @@ public class ControllerOperations {
 	 * @param work the work to time
 	 */
 	public void observe(String operation, Iterable<Tag> tags, Runnable work) {
-		if (this.direct != null) {
-			OperationHandle handle = handle(operation, tags);
-			if (handle != null) {
-				handle.observe(work);
-			}
-			else {
-				work.run();
-			}
-			return;
+		OperationResolver.Resolved call = resolve(operation, tags);
+		if (call != null) {
+			this.recorder.observe(call, work);
 		}
-		runChecked(operation, tags, work::run);
+		else {
+			work.run();
+		}
 	}
 
 	/**
@@ -140,11 +145,8 @@ public class ControllerOperations {
 	 */
 	public <T, E extends Throwable> T observeChecked(String operation, Iterable<Tag> tags,
 			Observation.CheckedCallable<T, E> work) throws E {
-		if (this.direct != null) {
-			OperationHandle handle = handle(operation, tags);
-			return (handle != null) ? handle.observeChecked(work) : work.call();
-		}
-		return this.recorder.observe(start(operation, tags), work);
+		OperationResolver.Resolved call = resolve(operation, tags);
+		return (call != null) ? this.recorder.observeChecked(call, work) : work.call();
 	}
 
 	/**
@@ -170,7 +172,7 @@ public class ControllerOperations {
 	 * @return whether the direct path is on
 	 */
 	public boolean isRecordingDirectly() {
-		return this.direct != null;
+		return this.recorder.isRecordingDirectly();
 	}
 
 	/**
@@ -185,32 +187,9 @@ public class ControllerOperations {
 	 * operation would exceed {@link Builder#maxOperations(int) the most operations}
 	 */
 	public OperationHandle bind(@Nullable String operation, @Nullable Iterable<Tag> tags) {
-		OperationDescriptor descriptor;
-		Tags labels;
-		try {
-			descriptor = describe(operation);
-			if (!this.resolver.admit(descriptor)) {
-				return OperationHandle.unrecorded(this.failures, "start of operation " + descriptor.operation(),
-						this.resolver.refusal(descriptor));
-			}
-			labels = this.resolver.labels(descriptor, tags);
-		}
-		catch (RuntimeException ex) {
-			return OperationHandle.unrecorded(this.failures, "start of operation " + operation, ex);
-		}
-		OperationSeries series = null;
-		if (this.direct != null) {
-			try {
-				series = this.direct.series(descriptor, labels);
-			}
-			catch (RuntimeException ex) {
-				// The observation path records (or counts the failure) call by call
-				// instead.
-				this.failures.recordUnlessFatal("start of operation " + descriptor.operation(), ex);
-			}
-		}
-		return new OperationHandle(this, descriptor, labels, series, (this.direct != null) ? this.direct.clock() : null,
-				this.failures);
+		OperationResolver.Resolved call = this.resolver.bind(operation, tags);
+		this.recorder.prepare(call);
+		return new OperationHandle(call, this.recorder);
 	}
 
 	/**
@@ -239,60 +218,24 @@ public class ControllerOperations {
 	}
 
 	/**
-	 * Times work through the Observation API with already resolved labels.
-	 */
-	<T, E extends Throwable> T observeResolved(OperationDescriptor descriptor, Tags labels,
-			Observation.CheckedCallable<T, E> work) throws E {
-		return this.recorder.observe(descriptor, labels, work);
-	}
-
-	/**
-	 * The caller's tags whose handles the direct path remembers for an operation.
+	 * The caller's tags whose resolution the direct path remembers for an operation.
 	 */
 	Set<Tags> cachedTags(String operation) {
-		return (this.direct != null) ? this.direct.cachedTags(operation) : Set.of();
+		return this.resolver.cachedTags(operation);
 	}
 
 	/**
-	 * The handle of a direct-path call, remembered for {@link Tags} instances; or
-	 * {@code null} when the operation cannot be resolved (the failure is recorded and the
-	 * work runs unobserved).
+	 * A call's resolution; or {@code null} when resolving failed unexpectedly (the
+	 * failure is recorded and the work runs unobserved).
 	 */
-	private @Nullable OperationHandle handle(String operation, Iterable<Tag> tags) {
+	private OperationResolver.@Nullable Resolved resolve(String operation, Iterable<Tag> tags) {
 		try {
-			Tags key = (tags instanceof Tags given) ? given : (tags != null) ? null : Tags.empty();
-			OperationHandle handle = (key != null) ? this.direct.remembered(operation, key) : null;
-			if (handle != null) {
-				return handle;
-			}
-			handle = bind(operation, tags);
-			if (key != null) {
-				this.direct.remember(operation, key, handle);
-			}
-			return handle;
+			return this.resolver.resolve(operation, tags);
 		}
 		catch (Throwable ex) {
 			this.failures.recordUnlessFatal("start of operation " + operation, ex);
 			return null;
 		}
-	}
-
-	private Observation start(String operation, Iterable<Tag> tags) {
-		OperationDescriptor descriptor;
-		Tags labels;
-		try {
-			descriptor = describe(operation);
-			if (!this.resolver.admit(descriptor)) {
-				this.failures.record("start of operation " + descriptor.operation(), this.resolver.refusal(descriptor));
-				return Observation.NOOP;
-			}
-			labels = this.resolver.labels(descriptor, tags);
-		}
-		catch (Throwable ex) {
-			this.failures.recordUnlessFatal("start of operation " + operation, ex);
-			return Observation.NOOP;
-		}
-		return this.recorder.start(descriptor, labels);
 	}
 
 	/** Builds {@link ControllerOperations}. */
@@ -310,7 +253,7 @@ public class ControllerOperations {
 
 		private @Nullable CardinalityLimiter limiter;
 
-		private @Nullable OperationSeriesCache directSeries;
+		private @Nullable OperationRecorder directRecorder;
 
 		private @Nullable OperationDurations durations;
 
@@ -371,18 +314,16 @@ public class ControllerOperations {
 
 		/**
 		 * Records operations straight into the meter handler's series instead of through
-		 * an observation. Use it only when no handler but
-		 * {@link dev.controllerobservability.internal.operations.OperationMeterObservationHandler}
+		 * an observation. Use it only when no handler but the {@link OperationRecorder}
 		 * would see operation observations: no tracing, no other handler. Operations the
 		 * registry's predicates switch off by name keep going through the (then no-op)
 		 * observation.
-		 * @param series the handler's series,
-		 * {@link dev.controllerobservability.internal.operations.OperationMeterObservationHandler#seriesCache()}
+		 * @param recorder the observation handler whose series the calls go to
 		 * @param predicates the observation registry's predicates
 		 * @return this builder
 		 */
-		public Builder directRecording(OperationSeriesCache series, List<ObservationPredicate> predicates) {
-			this.directSeries = Objects.requireNonNull(series, "series");
+		public Builder directRecording(OperationRecorder recorder, List<ObservationPredicate> predicates) {
+			this.directRecorder = Objects.requireNonNull(recorder, "recorder");
 			this.predicates = List.copyOf(predicates);
 			return this;
 		}
@@ -390,8 +331,7 @@ public class ControllerOperations {
 		/**
 		 * Sets where the observation handler records durations, when it is not the direct
 		 * path's series cache: it decides which families an operation exposes.
-		 * @param durations the handler's durations,
-		 * {@link dev.controllerobservability.internal.operations.OperationSeriesCache#durations()}
+		 * @param durations the handler's durations, {@link OperationRecorder#durations()}
 		 * @return this builder
 		 */
 		public Builder durations(OperationDurations durations) {

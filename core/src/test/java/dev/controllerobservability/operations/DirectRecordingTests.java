@@ -17,7 +17,7 @@ import dev.controllerobservability.internal.metrics.ControllerMeterFilter;
 import dev.controllerobservability.internal.metrics.NamingPolicy;
 import dev.controllerobservability.internal.cardinality.CardinalityLimiter;
 import dev.controllerobservability.RecordingFailures;
-import dev.controllerobservability.internal.operations.OperationMeterObservationHandler;
+import dev.controllerobservability.internal.operations.OperationRecorder;
 import dev.controllerobservability.internal.test.Allocations;
 import dev.controllerobservability.test.PrometheusScrape;
 
@@ -40,13 +40,13 @@ class DirectRecordingTests {
 
 	private final RecordingFailures failures = new RecordingFailures(this.registry, "karpenter", Duration.ofHours(1));
 
-	private final OperationMeterObservationHandler handler;
+	private final OperationRecorder handler;
 
 	private final ObservationRegistry observations = ObservationRegistry.create();
 
 	DirectRecordingTests() {
 		this.registry.config().meterFilter(new ControllerMeterFilter(NamingPolicy.builder("karpenter").build()));
-		this.handler = new OperationMeterObservationHandler(this.registry, this.failures);
+		this.handler = new OperationRecorder(this.registry, this.failures);
 		this.observations.observationConfig().observationHandler(this.handler);
 	}
 
@@ -110,7 +110,7 @@ class DirectRecordingTests {
 		ControllerOperations operations = ControllerOperations.builder(this.observations, this.failures)
 			.labelKeys(List.of("provisioner"))
 			.namespace("karpenter")
-			.directRecording(this.handler.seriesCache(), List.of((name, context) -> !name.equals("karpenter.bind")))
+			.directRecording(this.handler, List.of((name, context) -> !name.equals("karpenter.bind")))
 			.build();
 		this.observations.observationConfig().observationPredicate((name, context) -> !name.equals("karpenter.bind"));
 		assertThat(operations.observe("bind", Tags.of("provisioner", "gpu"), () -> "bound")).isEqualTo("bound");
@@ -133,11 +133,11 @@ class DirectRecordingTests {
 				return id;
 			}
 		});
-		OperationMeterObservationHandler brokenHandler = new OperationMeterObservationHandler(broken, brokenFailures);
+		OperationRecorder brokenHandler = new OperationRecorder(broken, brokenFailures);
 		ControllerOperations operations = ControllerOperations.builder(ObservationRegistry.create(), brokenFailures)
 			.labelKeys(List.of("provisioner"))
 			.namespace("karpenter")
-			.directRecording(brokenHandler.seriesCache(), List.of())
+			.directRecording(brokenHandler, List.of())
 			.build();
 		assertThat(operations.observe("bind", Tags.of("provisioner", "gpu"), () -> "bound")).isEqualTo("bound");
 		IllegalStateException nodeGone = new IllegalStateException("node gone");
@@ -158,7 +158,7 @@ class DirectRecordingTests {
 			.labelKeys(List.of("provisioner"))
 			.namespace("karpenter")
 			.cardinalityLimiter(limiter)
-			.directRecording(this.handler.seriesCache(), List.of())
+			.directRecording(this.handler, List.of())
 			.build();
 		String huge = "x".repeat(100_000);
 		for (int i = 0; i < 100; i++) {
@@ -179,7 +179,7 @@ class DirectRecordingTests {
 			.labelKeys(List.of("provisioner"))
 			.namespace("karpenter");
 		if (direct) {
-			builder.directRecording(this.handler.seriesCache(), List.of());
+			builder.directRecording(this.handler, List.of());
 		}
 		return builder.build();
 	}

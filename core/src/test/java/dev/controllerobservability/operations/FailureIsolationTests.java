@@ -22,7 +22,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.controllerobservability.ControllerObservability;
 import dev.controllerobservability.RecordingFailures;
-import dev.controllerobservability.internal.operations.OperationMeterObservationHandler;
+import dev.controllerobservability.internal.operations.OperationRecorder;
 import dev.controllerobservability.test.CapturedLog;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -102,7 +102,7 @@ class FailureIsolationTests {
 		RecordingFailures failures = new RecordingFailures(registry, "karpenter", Duration.ofHours(1));
 		ObservationRegistry observations = ObservationRegistry.create();
 		observations.observationConfig()
-			.observationHandler(new OperationMeterObservationHandler(registry, failures))
+			.observationHandler(new OperationRecorder(registry, failures))
 			.observationHandler(new ThrowingHandler());
 		ControllerOperations operations = ControllerOperations.builder(observations, failures)
 			.labelKeys(List.of("provisioner"))
@@ -169,7 +169,7 @@ class FailureIsolationTests {
 
 	private static ControllerOperations operations(SimpleMeterRegistry registry, RecordingFailures failures) {
 		ObservationRegistry observations = ObservationRegistry.create();
-		observations.observationConfig().observationHandler(new OperationMeterObservationHandler(registry, failures));
+		observations.observationConfig().observationHandler(new OperationRecorder(registry, failures));
 		return ControllerOperations.builder(observations, failures)
 			.labelKeys(List.of("provisioner"))
 			.namespace("karpenter")

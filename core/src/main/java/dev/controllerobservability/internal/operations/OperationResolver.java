@@ -3,6 +3,7 @@ package dev.controllerobservability.internal.operations;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -21,6 +22,7 @@ import dev.controllerobservability.internal.metrics.BucketRules;
 import dev.controllerobservability.exposition.ExposedFamily;
 import dev.controllerobservability.internal.metrics.MetricConventions;
 import dev.controllerobservability.internal.metrics.MetricNames;
+import dev.controllerobservability.internal.metrics.NamingPolicy;
 import dev.controllerobservability.RecordingFailures;
 import dev.controllerobservability.internal.stability.StabilityPolicy;
 import dev.controllerobservability.internal.stability.Visibility;
@@ -30,13 +32,19 @@ import dev.controllerobservability.internal.settings.Setting;
 import dev.controllerobservability.internal.settings.SettingNames;
 
 /**
- * Resolves an operation's names, help texts, buckets and labels: the snake_case name, the
- * per-operation definition, the admission of undeclared operations up to a limit, and
- * label values through the cardinality limits. Each name is resolved once.
+ * Turns a call's operation name and tags into what {@link OperationRecorder} records: the
+ * operation's names through the {@link NamingPolicy}, its definition, the admission of
+ * undeclared operations up to a limit, and the label values through the cardinality
+ * limits. Each name is resolved once; when calls are recorded directly, each {@link Tags}
+ * instance too, so that a call with tags seen before finds its {@link Resolved} (and
+ * through it its series) without allocating.
  */
 public final class OperationResolver {
 
-	private final String namespace;
+	/** Most label sets per operation whose resolution is remembered. */
+	public static final int MAX_CACHED_LABEL_SETS = 1024;
+
+	private final NamingPolicy naming;
 
 	private final List<String> labelKeys;
 
@@ -58,42 +66,120 @@ public final class OperationResolver {
 	private final Set<String> admitted = ConcurrentHashMap.newKeySet();
 
 	/**
+	 * The resolutions of calls by operation name and the caller's {@link Tags} instance,
+	 * or {@code null} when calls go through observations (and resolve each time).
+	 */
+	private final @Nullable ConcurrentMap<String, ConcurrentMap<Tags, Resolved>> remembered;
+
+	/**
 	 * Creates a resolver.
-	 * @param namespace the namespace every operation metric starts with
+	 * @param naming the naming policy, whose namespace every operation metric starts with
 	 * @param labelKeys the label keys every operation metric carries
 	 * @param definitions per-operation settings by snake_case name
 	 * @param limiter the limits label values pass, or {@code null} for none
 	 * @param maxOperations the most distinct undeclared operations recorded
 	 * @param failures where refused operations and unknown tags are reported
 	 * @param settingNames how messages name a setting the user can change
+	 * @param remembersTags whether to remember the resolution of each {@link Tags}
+	 * instance, for calls recorded directly
 	 */
-	public OperationResolver(String namespace, List<String> labelKeys, Map<String, OperationDefinition> definitions,
+	public OperationResolver(NamingPolicy naming, List<String> labelKeys, Map<String, OperationDefinition> definitions,
 			@Nullable CardinalityLimiter limiter, int maxOperations, RecordingFailures failures,
-			SettingNames settingNames) {
+			SettingNames settingNames, boolean remembersTags) {
 		this.settingNames = settingNames;
-		this.namespace = namespace;
+		this.naming = naming;
 		this.labelKeys = List.copyOf(labelKeys);
 		this.definitions = Map.copyOf(definitions);
 		this.limiter = limiter;
 		this.maxOperations = maxOperations;
 		this.failures = failures;
 		this.maxCachedNames = 4 * (maxOperations + this.definitions.size());
+		this.remembered = remembersTags ? new ConcurrentHashMap<>() : null;
 	}
 
 	/**
-	 * Most spellings of operation names whose resolution is remembered.
-	 * @return the bound
+	 * Resolves a call, from what is remembered for its {@link Tags} instance when it can.
+	 * Never throws: a call that cannot be recorded resolves to one that runs unrecorded
+	 * and counts a recording failure.
+	 * @param operation operation name such as {@code bind}, or {@code null}
+	 * @param tags the caller's tags, or {@code null}
+	 * @return the resolution
 	 */
-	public int maxCachedNames() {
-		return this.maxCachedNames;
+	public Resolved resolve(@Nullable String operation, @Nullable Iterable<Tag> tags) {
+		if (this.remembered == null) {
+			return bind(operation, tags);
+		}
+		Tags key = (tags instanceof Tags given) ? given : (tags != null) ? null : Tags.empty();
+		// No name is remembered: resolving it tells the caller what is wrong.
+		ConcurrentMap<Tags, Resolved> known = (key != null && operation != null) ? this.remembered.get(operation)
+				: null;
+		Resolved resolved = (known != null) ? known.get(key) : null;
+		if (resolved != null) {
+			return resolved;
+		}
+		resolved = bind(operation, tags);
+		if (key != null && operation != null && isCacheable(key, resolved)) {
+			remember(operation, key, resolved);
+		}
+		return resolved;
 	}
 
 	/**
-	 * The longest label value the cardinality limits keep.
-	 * @return the length, or {@link Integer#MAX_VALUE} without limits
+	 * Resolves a call without remembering it, for a handle. Never throws.
+	 * @param operation operation name such as {@code bind}, or {@code null}
+	 * @param tags the caller's tags, or {@code null}
+	 * @return the resolution
 	 */
-	public int maxLabelValueLength() {
-		return (this.limiter != null) ? this.limiter.maxLabelValueLength() : Integer.MAX_VALUE;
+	public Resolved bind(@Nullable String operation, @Nullable Iterable<Tag> tags) {
+		OperationDescriptor descriptor;
+		try {
+			descriptor = describe(operation);
+			if (!admit(descriptor)) {
+				return new Resolved(null, Tags.empty(), "start of operation " + descriptor.operation(),
+						refusal(descriptor));
+			}
+			return new Resolved(descriptor, labels(descriptor, tags), null, null);
+		}
+		catch (RuntimeException ex) {
+			return new Resolved(null, Tags.empty(), "start of operation " + operation, ex);
+		}
+	}
+
+	/**
+	 * The caller's tags whose resolution is remembered for an operation.
+	 * @param operation the operation name as the caller spells it
+	 * @return the tags
+	 */
+	public Set<Tags> cachedTags(String operation) {
+		Map<Tags, Resolved> known = (this.remembered != null) ? this.remembered.get(operation) : null;
+		return (known != null) ? Set.copyOf(known.keySet()) : Collections.emptySet();
+	}
+
+	private void remember(String operation, Tags tags, Resolved resolved) {
+		ConcurrentMap<Tags, Resolved> known = this.remembered.get(operation);
+		if (known == null && this.remembered.size() < this.maxCachedNames) {
+			known = this.remembered.computeIfAbsent(operation, (name) -> new ConcurrentHashMap<>());
+		}
+		if (known != null && known.size() < MAX_CACHED_LABEL_SETS) {
+			known.putIfAbsent(tags, resolved);
+		}
+	}
+
+	/**
+	 * Whether a resolution may be remembered for a caller's tags: values longer than the
+	 * limiter keeps would make the cache hold more than the series it stands for.
+	 */
+	private boolean isCacheable(Tags tags, Resolved resolved) {
+		if (!resolved.isRecorded()) {
+			return false;
+		}
+		int longest = (this.limiter != null) ? this.limiter.maxLabelValueLength() : Integer.MAX_VALUE;
+		for (Tag tag : tags) {
+			if (tag.getValue().length() > longest || tag.getKey().length() > longest) {
+				return false;
+			}
+		}
+		return true;
 	}
 
 	/**
@@ -226,20 +312,20 @@ public final class OperationResolver {
 	}
 
 	private OperationDescriptor resolve(String operation) {
-		return describe(this.namespace, this.labelKeys, this.definitions, operation);
+		return describe(this.naming, this.labelKeys, this.definitions, operation);
 	}
 
 	/**
 	 * The resolved names, help texts, buckets and label keys of an operation, without a
 	 * resolver: what start-up checks compare before anything is registered.
-	 * @param namespace the namespace every operation metric starts with
+	 * @param naming the naming policy, whose namespace every operation metric starts with
 	 * @param labelKeys the label keys every operation metric carries
 	 * @param definitions per-operation settings by snake_case name
 	 * @param operation operation name such as {@code apply-packing}
 	 * @return its descriptor
 	 * @throws IllegalArgumentException if the name has no valid snake_case form
 	 */
-	public static OperationDescriptor describe(String namespace, List<String> labelKeys,
+	public static OperationDescriptor describe(NamingPolicy naming, List<String> labelKeys,
 			Map<String, OperationDefinition> definitions, String operation) {
 		String name = MetricNames.toSnakeCase(Objects.requireNonNull(operation, "operation must not be null"));
 		if (!MetricNames.isSnakeCase(name)) {
@@ -248,7 +334,8 @@ public final class OperationResolver {
 		}
 		OperationDefinition definition = definitions.getOrDefault(name, OperationDefinition.DEFAULT);
 		String subsystem = definition.subsystem();
-		String baseName = namespace + "." + ((subsystem != null) ? subsystem + "." : "") + name;
+		String stem = ((subsystem != null) ? subsystem + "." : "") + name;
+		String baseName = naming.meterName(stem);
 		String readable = name.replace('_', ' ');
 		String description = annotate(definition, (definition.description() != null) ? definition.description()
 				: "Duration of " + readable + " operations in seconds.");
@@ -256,13 +343,62 @@ public final class OperationResolver {
 		return new OperationDescriptor(name, baseName, description,
 				annotate(definition, "Number of " + readable + " operations in flight."), buckets,
 				List.copyOf(labelKeys),
-				baseName.replace('.', '_') + "_" + MetricConventions.DURATION_SUFFIX + "_seconds",
+				naming.exposedName(stem.replace('.', '_') + "_" + MetricConventions.DURATION_SUFFIX + "_seconds"),
 				definition.stability());
 	}
 
 	private static String annotate(OperationDefinition definition, String help) {
 		return (definition.stability() != null)
 				? StabilityPolicy.help(definition.stability(), Visibility.VISIBLE, null, help) : help;
+	}
+
+	/**
+	 * A resolved call: the operation and its label values, or why it runs unrecorded.
+	 * {@link OperationRecorder} keeps the series of a call recorded directly here, so
+	 * that the next call with it reaches the meters without a lookup.
+	 */
+	public static final class Resolved {
+
+		final @Nullable OperationDescriptor descriptor;
+
+		final Tags labels;
+
+		/** What an unrecorded call records as its failure, and why. */
+		final @Nullable String unrecordedAction;
+
+		final @Nullable RuntimeException unrecordedBecause;
+
+		/** The series a direct recording goes to, once the recorder has found it. */
+		volatile OperationRecorder.@Nullable Series series;
+
+		/** Whether the recorder leaves this call to observations for good. */
+		volatile boolean observed;
+
+		Resolved(@Nullable OperationDescriptor descriptor, Tags labels, @Nullable String unrecordedAction,
+				@Nullable RuntimeException unrecordedBecause) {
+			this.descriptor = descriptor;
+			this.labels = labels;
+			this.unrecordedAction = unrecordedAction;
+			this.unrecordedBecause = unrecordedBecause;
+		}
+
+		/**
+		 * Whether the call is recorded.
+		 * @return {@code false} when its name is {@code null} or invalid, or too many
+		 * operations are recorded already
+		 */
+		public boolean isRecorded() {
+			return this.descriptor != null;
+		}
+
+		/**
+		 * The label values, after cardinality limits.
+		 * @return every label key of the operation with its value, empty when unrecorded
+		 */
+		public Tags labels() {
+			return this.labels;
+		}
+
 	}
 
 }

@@ -20,6 +20,7 @@ import dev.controllerobservability.catalog.MetricType;
 import dev.controllerobservability.internal.catalog.MetricCatalog;
 import dev.controllerobservability.internal.metrics.MetricConventions;
 import dev.controllerobservability.internal.metrics.MetricNames;
+import dev.controllerobservability.internal.metrics.NamingPolicy;
 import dev.controllerobservability.internal.operations.OperationResolver;
 import dev.controllerobservability.operations.OperationDefinition;
 import dev.controllerobservability.operations.OperationDescriptor;
@@ -78,12 +79,13 @@ public final class SettingReferences {
 		this.definitions = Map.copyOf(definitions);
 		this.catalog = catalog;
 		this.names = names;
+		NamingPolicy naming = NamingPolicy.builder(namespace).build();
 		Set<String> known = new LinkedHashSet<>(definitions.keySet());
 		otherOperations.forEach((name) -> known.add(MetricNames.toSnakeCase(name)));
 		for (String name : known) {
 			if (MetricNames.isSnakeCase(name)) {
 				this.operations.put(name,
-						OperationResolver.describe(namespace, this.operationTags, this.definitions, name));
+						OperationResolver.describe(naming, this.operationTags, this.definitions, name));
 			}
 		}
 	}

@@ -15,7 +15,7 @@ import dev.controllerobservability.internal.catalog.CatalogHistograms;
 import dev.controllerobservability.internal.catalog.MetricCatalog;
 import dev.controllerobservability.internal.metrics.ClaimedFamilies;
 import dev.controllerobservability.internal.metrics.NamingPolicy;
-import dev.controllerobservability.internal.operations.OperationMeterObservationHandler;
+import dev.controllerobservability.internal.operations.OperationRecorder;
 import dev.controllerobservability.internal.settings.CheckedSettings;
 import dev.controllerobservability.operations.ControllerOperations;
 
@@ -105,7 +105,7 @@ public final class ObservabilityParts {
 	 * @return the operations
 	 */
 	public static ControllerOperations operations(ObservationRegistry observations, RecordingFailures failures,
-			CheckedSettings settings, CardinalityLimiter limiter, @Nullable OperationMeterObservationHandler handler,
+			CheckedSettings settings, CardinalityLimiter limiter, @Nullable OperationRecorder handler,
 			@Nullable List<ObservationPredicate> directPredicates) {
 		ControllerOperations.Builder operations = ControllerOperations.builder(observations, failures)
 			.namespace(settings.namespace())
@@ -115,9 +115,9 @@ public final class ObservabilityParts {
 			.settingNames(settings.settingNames());
 		settings.operationDefinitions().forEach(operations::definition);
 		if (handler != null) {
-			operations.durations(handler.seriesCache().durations());
+			operations.durations(handler.durations());
 			if (directPredicates != null) {
-				operations.directRecording(handler.seriesCache(), directPredicates);
+				operations.directRecording(handler, directPredicates);
 			}
 		}
 		return operations.build();
