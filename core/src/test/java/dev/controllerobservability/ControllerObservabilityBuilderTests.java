@@ -233,7 +233,7 @@ class ControllerObservabilityBuilderTests {
 			assertThat(ex.getProperty()).isEqualTo("metrics.fill_ratio.buckets");
 			assertThat(ex.getBuilderCall()).startsWith("ControllerObservability.Builder.metric(");
 			assertThat(ex.getValue()).isEqualTo(List.of(0.5, 1.0));
-			assertThat(ex.getReason()).startsWith("the registry is a CompositeMeterRegistry of [SimpleMeterRegistry]");
+			assertThat(ex.getReason()).startsWith("on this registry (CompositeMeterRegistry of [SimpleMeterRegistry])");
 			assertThat(ex.getAction()).contains("or record to a PrometheusMeterRegistry alone");
 		});
 		child.counter("after").increment();

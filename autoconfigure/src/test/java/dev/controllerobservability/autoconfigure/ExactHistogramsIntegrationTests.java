@@ -199,7 +199,7 @@ class ExactHistogramsIntegrationTests {
 			assertThat(this.prometheus
 				.queryScalar("karpenter_packing_efficiency_ratio_bucket{job=\"text\",le=\"" + le + "\"}"))
 				.as("le=%s", le)
-				.isEqualTo(bucket.getValue());
+				.isEqualTo(bucket.getValue().doubleValue());
 		}
 		assertThat(this.prometheus.queryScalar("karpenter_packing_efficiency_ratio_max{job=\"text\"}")).isEqualTo(1.5);
 	}

@@ -48,10 +48,10 @@ class HistogramRegistriesTests {
 				FailureAnalysis analysis = ControllerObservabilityFailureAnalysis.analyze(context.getStartupFailure());
 				assertThat(analysis).isNotNull();
 				assertThat(analysis.getDescription()).contains("Property: " + RATIO + "buckets\n")
-					.contains("the registry is a CompositeMeterRegistry of [PrometheusMeterRegistry, "
-							+ "SimpleMeterRegistry], where a histogram is a Micrometer distribution summary, and "
+					.contains("on this registry (AutoConfiguredCompositeMeterRegistry of [PrometheusMeterRegistry, "
+							+ "SimpleMeterRegistry]) a histogram is a Micrometer distribution summary, and "
 							+ "Micrometer rounds each value up to a whole number before it picks its bucket, so a "
-							+ "value just above 0.0 is counted under le=\"0.5\", not le=\"0.25\"");
+							+ "value just above 0.0 is counted under le=\"1.0\", not le=\"0.25\"");
 				assertThat(analysis.getAction()).startsWith("Declare boundaries that are whole numbers above 0")
 					.contains("or record to a PrometheusMeterRegistry alone");
 			});

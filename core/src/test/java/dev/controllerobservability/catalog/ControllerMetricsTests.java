@@ -462,8 +462,8 @@ class ControllerMetricsTests {
 				assertThat(ex.getMetric()).isEqualTo("packing_seconds");
 				assertThat(ex.getField()).isEqualTo("buckets");
 				assertThat(ex.getValue()).isEqualTo(List.of(0.1, 1.0));
-				assertThat(ex.getReason()).isEqualTo("the registry is a CompositeMeterRegistry of "
-						+ "[PrometheusMeterRegistry, SimpleMeterRegistry], where a histogram is a Micrometer "
+				assertThat(ex.getReason()).isEqualTo("on this registry (CompositeMeterRegistry of "
+						+ "[PrometheusMeterRegistry, SimpleMeterRegistry]) a histogram is a Micrometer "
 						+ "distribution summary, and Micrometer rounds each value up to a whole number before it "
 						+ "picks its bucket, so a value just above 0.0 is counted under le=\"1.0\", not le=\"0.1\"");
 				assertThat(ex.getAction())

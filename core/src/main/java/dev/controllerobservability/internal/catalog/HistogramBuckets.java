@@ -71,8 +71,8 @@ public final class HistogramBuckets {
 				continue;
 			}
 			throw new InvalidMetricDefinitionException(definition.name(), "buckets", buckets,
-					"the registry is " + describe(registry)
-							+ ", where a histogram is a Micrometer distribution summary, and Micrometer " + why
+					"on this registry (" + describe(registry)
+							+ ") a histogram is a Micrometer distribution summary, and Micrometer " + why
 							+ (definition.buckets().isEmpty() ? " (these are the default buckets, "
 									+ settingNames.of(Setting.DURATION_BUCKETS) + ")" : ""),
 					"Declare boundaries that are whole numbers above 0, such as [1, 2, 5, 10], for " + definition.name()
@@ -125,14 +125,14 @@ public final class HistogramBuckets {
 	private static String describe(MeterRegistry registry) {
 		String name = registry.getClass().getSimpleName();
 		if (registry instanceof CompositeMeterRegistry composite) {
-			return "a " + name + " of "
+			return name + " of "
 					+ composite.getRegistries()
 						.stream()
 						.map((child) -> child.getClass().getSimpleName())
 						.sorted()
 						.toList();
 		}
-		return "a " + name;
+		return name;
 	}
 
 }
