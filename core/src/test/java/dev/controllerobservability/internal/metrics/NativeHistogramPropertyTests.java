@@ -102,19 +102,24 @@ class NativeHistogramPropertyTests {
 		}
 		assertThat(nativeCount).as("native count").isEqualTo(expectedCount);
 
+		assertEveryFormat(registry.scrape(), values, expected, expectedCount, expectedSum);
+	}
+
+	/** The buckets, count and sum of the one histogram in every exposition format. */
+	private static void assertEveryFormat(MetricSnapshots snapshots, List<Double> values, Map<Double, Long> expected,
+			long expectedCount, double expectedSum) throws Exception {
 		for (ExpositionFormatWriter writer : List.of(PrometheusTextFormatWriter.create(),
 				OpenMetricsTextFormatWriter.create())) {
-			String written = new String(write(writer, registry), StandardCharsets.UTF_8);
+			String written = new String(write(writer, snapshots), StandardCharsets.UTF_8);
 			Scrape text = textScrape(written);
 			assertThat(text.buckets()).as("%s buckets of %s", writer.getContentType(), values).isEqualTo(expected);
 			// prometheus-metrics-model takes a NaN sum (+Inf and -Inf observed) for no
-			// sum, and
-			// OpenMetrics then shows neither _count nor _sum.
+			// sum, and OpenMetrics then shows neither _count nor _sum.
 			boolean noCount = Double.isNaN(expectedSum) && writer instanceof OpenMetricsTextFormatWriter;
 			assertThat(text.count()).as("count in%n%s", written).isEqualTo(noCount ? -1 : expectedCount);
 			assertSameDouble(text.sum(), expectedSum, writer.getContentType() + " sum");
 		}
-		Scrape protobuf = protobufScrape(write(new PrometheusProtobufWriter(), registry));
+		Scrape protobuf = protobufScrape(write(new PrometheusProtobufWriter(), snapshots));
 		assertThat(protobuf.buckets()).as("protobuf buckets of %s", values).isEqualTo(expected);
 		assertThat(protobuf.count()).isEqualTo(expectedCount);
 		assertSameDouble(protobuf.sum(), expectedSum, "protobuf sum");
@@ -153,19 +158,8 @@ class NativeHistogramPropertyTests {
 		for (double value : counted) {
 			expectedSum += value;
 		}
-		MetricSnapshots snapshots = registry.getPrometheusRegistry().scrape(NAME::equals);
-		for (ExpositionFormatWriter writer : List.of(PrometheusTextFormatWriter.create(),
-				OpenMetricsTextFormatWriter.create())) {
-			String written = new String(write(writer, snapshots), StandardCharsets.UTF_8);
-			Scrape text = textScrape(written);
-			assertThat(text.buckets()).as("%s buckets of %s", writer.getContentType(), values).isEqualTo(expected);
-			assertThat(text.count()).as("count in%n%s", written).isEqualTo(counted.size());
-			assertSameDouble(text.sum(), expectedSum, writer.getContentType() + " sum");
-		}
-		Scrape protobuf = protobufScrape(write(new PrometheusProtobufWriter(), snapshots));
-		assertThat(protobuf.buckets()).as("protobuf buckets of %s", values).isEqualTo(expected);
-		assertThat(protobuf.count()).isEqualTo(counted.size());
-		assertSameDouble(protobuf.sum(), expectedSum, "protobuf sum");
+		assertEveryFormat(registry.getPrometheusRegistry().scrape(NAME::equals), values, expected, counted.size(),
+				expectedSum);
 		assertThat(registry.get("exact.observability.errors").counter().count())
 			.isEqualTo(values.size() - counted.size());
 	}
@@ -364,10 +358,6 @@ class NativeHistogramPropertyTests {
 	/** 2^(i/8) as the server reads it: +Inf for bucket 8192, 2^1024 as a double. */
 	private static double upperBound(int index) {
 		return Math.scalb(SERVER_FRACTIONS[Math.floorMod(index, 8)], Math.floorDiv(index, 8) + 1);
-	}
-
-	private static byte[] write(ExpositionFormatWriter writer, PrometheusRegistry registry) throws IOException {
-		return write(writer, registry.scrape());
 	}
 
 	private static byte[] write(ExpositionFormatWriter writer, MetricSnapshots snapshots) throws IOException {
