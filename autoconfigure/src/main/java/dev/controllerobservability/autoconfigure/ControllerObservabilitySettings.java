@@ -2,7 +2,6 @@ package dev.controllerobservability.autoconfigure;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,9 +25,7 @@ import dev.controllerobservability.internal.metrics.MetricNames;
 import dev.controllerobservability.operations.OperationDefinition;
 import dev.controllerobservability.internal.stability.StabilityPolicy;
 import dev.controllerobservability.internal.stability.Version;
-import dev.controllerobservability.rules.AlertSeverity;
-import dev.controllerobservability.internal.rules.OperationRuleSettings;
-import dev.controllerobservability.rules.ScrapeTarget;
+import dev.controllerobservability.internal.rules.RuleSettings;
 import dev.controllerobservability.autoconfigure.strictness.ConfigurationStrictness;
 import dev.controllerobservability.autoconfigure.strictness.InvalidObservabilityPropertyException;
 
@@ -56,7 +53,7 @@ import dev.controllerobservability.autoconfigure.strictness.InvalidObservability
 public record ControllerObservabilitySettings(String namespace, Tags commonTags, List<Double> durationBuckets,
 		List<String> meterPrefixes, Duration errorLogInterval, Operations operations, StabilityPolicy stability,
 		List<String> disabledMetrics, Map<String, Map<String, Set<String>>> labelAllowList, int maxLabelValues,
-		int maxLabelValueLength, int maxSeriesPerMetric, Catalog catalog, Rules rules, Lint lint) {
+		int maxLabelValueLength, int maxSeriesPerMetric, Catalog catalog, RuleSettings rules, Lint lint) {
 
 	private static final String REGISTRY_TAGS = "management.metrics.tags";
 
@@ -95,7 +92,7 @@ public record ControllerObservabilitySettings(String namespace, Tags commonTags,
 			StabilityPolicy stability = SettingRules.stability(version(properties.getVersion(), buildVersion),
 					properties.getShowHiddenMetricsForVersion(), disabledMetrics);
 			Catalog catalog = new Catalog(MetricCatalogFactory.definitions(namespace, properties.getMetrics()));
-			Rules rules = RulesResolver.resolve(properties, namespace, environment);
+			RuleSettings rules = RulesResolver.resolve(properties, namespace, environment);
 			LintProperties lint = properties.getLint();
 			return new ControllerObservabilitySettings(namespace, commonTags, buckets, meterPrefixes, errorLogInterval,
 					operations, stability, disabledMetrics, allowList, maxLabelValues, maxLabelValueLength,
@@ -207,62 +204,6 @@ public record ControllerObservabilitySettings(String namespace, Tags commonTags,
 
 		public Catalog {
 			metrics = List.copyOf(metrics);
-		}
-
-	}
-
-	/**
-	 * What the rules file, the {@code PrometheusRule}, the monitors and the dashboard are
-	 * generated from, checked. The placeholders of alerts and recording rules are
-	 * resolved, and the rules checked as Prometheus reads them, when the rule set is
-	 * built from the operations.
-	 *
-	 * @param window range of the rate windows, such as {@code 5m}
-	 * @param group name of the rule group
-	 * @param prometheusRuleLabels labels of the generated Prometheus Operator resources
-	 * @param operations built-in rules per operation, keyed as configured
-	 * @param recordingRules recording rules of the user's own, keyed by record name
-	 * @param alerts alerts of the user's own, keyed by alert name
-	 * @param scrape where and how often Prometheus scrapes the controller
-	 */
-	public record Rules(String window, String group, Map<String, String> prometheusRuleLabels,
-			Map<String, OperationRuleSettings> operations, Map<String, Recording> recordingRules,
-			Map<String, Alert> alerts, ScrapeTarget scrape) {
-
-	}
-
-	/**
-	 * A recording rule as configured, before its placeholders are resolved.
-	 *
-	 * @param expr the PromQL expression
-	 * @param labels extra labels
-	 */
-	public record Recording(String expr, Map<String, String> labels) {
-
-		public Recording {
-			labels = Collections.unmodifiableMap(new LinkedHashMap<>(labels));
-		}
-
-	}
-
-	/**
-	 * An alert as configured, before its placeholders are resolved.
-	 *
-	 * @param expr the PromQL condition
-	 * @param forDuration how long the condition must hold, or {@code null}
-	 * @param severity the severity, or {@code null} when not given
-	 * @param summary one-line summary annotation
-	 * @param description description annotation, or {@code null}
-	 * @param runbookUrl runbook link annotation, or {@code null}
-	 * @param labels extra labels
-	 * @param annotations extra annotations
-	 */
-	public record Alert(String expr, String forDuration, AlertSeverity severity, String summary, String description,
-			String runbookUrl, Map<String, String> labels, Map<String, String> annotations) {
-
-		public Alert {
-			labels = Collections.unmodifiableMap(new LinkedHashMap<>(labels));
-			annotations = Collections.unmodifiableMap(new LinkedHashMap<>(annotations));
 		}
 
 	}

@@ -24,8 +24,8 @@ import dev.controllerobservability.operations.OperationDefinition;
 import dev.controllerobservability.rules.AlertRule;
 import dev.controllerobservability.rules.RuleSet;
 import dev.controllerobservability.stability.StabilityLevel;
-import dev.controllerobservability.autoconfigure.rules.ControllerArtefacts;
-import dev.controllerobservability.autoconfigure.rules.LiveMetrics;
+import dev.controllerobservability.live.ControllerArtefacts;
+import dev.controllerobservability.live.LiveMetrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;

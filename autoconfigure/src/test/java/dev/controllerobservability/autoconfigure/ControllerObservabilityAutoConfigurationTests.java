@@ -30,6 +30,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import dev.controllerobservability.internal.rules.RuleSettings;
 import dev.controllerobservability.internal.catalog.MetricCatalog;
 import dev.controllerobservability.catalog.MetricDefinition;
 import dev.controllerobservability.internal.metrics.ControllerMeterFilter;
@@ -199,7 +200,7 @@ class ControllerObservabilityAutoConfigurationTests {
 						OperationsProperties.Backend.MICROMETER),
 				StabilityPolicy.showAll(), List.of(), Map.of(), 10, 10, 100,
 				new ControllerObservabilitySettings.Catalog(List.of()),
-				new ControllerObservabilitySettings.Rules("5m", "custom.rules", Map.of(), Map.of(), Map.of(), Map.of(),
+				new RuleSettings("5m", "custom.rules", Map.of(), Map.of(), Map.of(), Map.of(),
 						new ScrapeTarget("custom", java.util.Map.of("app.kubernetes.io/name", "custom"), Map.of(),
 								"http", "/actuator/prometheus", "30s")),
 				new ControllerObservabilitySettings.Lint(java.util.Set.of(), List.of(), LintProperties.Mode.WARN));

@@ -11,9 +11,9 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 
 import dev.controllerobservability.autoconfigure.ControllerObservabilitySettings;
-import dev.controllerobservability.autoconfigure.rules.ControllerArtefacts;
+import dev.controllerobservability.live.ControllerArtefacts;
 import dev.controllerobservability.autoconfigure.rules.ControllerRulesAndLintAutoConfiguration;
-import dev.controllerobservability.autoconfigure.rules.LiveMetrics;
+import dev.controllerobservability.live.LiveMetrics;
 
 /**
  * Auto-configuration of the actuator endpoints {@code controllermetrics},
