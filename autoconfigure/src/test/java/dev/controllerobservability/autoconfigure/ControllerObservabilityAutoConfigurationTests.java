@@ -31,6 +31,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import dev.controllerobservability.internal.rules.RuleSettings;
+import dev.controllerobservability.internal.settings.CheckedSettings;
+import dev.controllerobservability.internal.settings.SettingNames;
 import dev.controllerobservability.internal.catalog.MetricCatalog;
 import dev.controllerobservability.catalog.MetricDefinition;
 import dev.controllerobservability.internal.metrics.ControllerMeterFilter;
@@ -194,12 +196,10 @@ class ControllerObservabilityAutoConfigurationTests {
 
 	@Test
 	void backsOffWhenUserDefinesSettings() {
-		ControllerObservabilitySettings settings = new ControllerObservabilitySettings("custom", Tags.empty(),
-				List.of(1.0), List.of(), Duration.ofMinutes(1),
-				new ControllerObservabilitySettings.Operations(List.of("provisioner"), Map.of(), 10, true,
-						OperationsProperties.Backend.MICROMETER),
-				StabilityPolicy.showAll(), List.of(), Map.of(), 10, 10, 100,
-				new ControllerObservabilitySettings.Catalog(List.of()),
+		ControllerObservabilitySettings settings = new ControllerObservabilitySettings(new CheckedSettings("custom",
+				Tags.empty(), List.of(1.0), List.of(), Duration.ofMinutes(1), List.of("provisioner"), Map.of(), 10,
+				StabilityPolicy.showAll(), List.of(), Map.of(), 10, 10, 100, List.of(), SettingNames.PROPERTIES), true,
+				OperationsProperties.Backend.MICROMETER,
 				new RuleSettings("5m", "custom.rules", Map.of(), Map.of(), Map.of(), Map.of(),
 						new ScrapeTarget("custom", java.util.Map.of("app.kubernetes.io/name", "custom"), Map.of(),
 								"http", "/actuator/prometheus", "30s")),
@@ -211,14 +211,14 @@ class ControllerObservabilityAutoConfigurationTests {
 	@Test
 	void derivesTheNamespaceFromTheApplicationName() {
 		this.contextRunner.withPropertyValues("spring.application.name=Demo-Controller")
-			.run((context) -> assertThat(context.getBean(ControllerObservabilitySettings.class).namespace())
+			.run((context) -> assertThat(context.getBean(ControllerObservabilitySettings.class).core().namespace())
 				.isEqualTo("demo_controller"));
 	}
 
 	@Test
 	void usesControllerAsNamespaceWithoutApplicationName() {
 		this.contextRunner
-			.run((context) -> assertThat(context.getBean(ControllerObservabilitySettings.class).namespace())
+			.run((context) -> assertThat(context.getBean(ControllerObservabilitySettings.class).core().namespace())
 				.isEqualTo("controller"));
 	}
 

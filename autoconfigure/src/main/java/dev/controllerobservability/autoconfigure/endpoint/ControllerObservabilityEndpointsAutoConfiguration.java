@@ -31,7 +31,7 @@ public final class ControllerObservabilityEndpointsAutoConfiguration {
 	@ConditionalOnBean(LiveMetrics.class)
 	ControllerMetricsEndpoint controllerMetricsEndpoint(LiveMetrics liveMetrics,
 			ControllerObservabilitySettings settings) {
-		return new ControllerMetricsEndpoint(liveMetrics, settings.namespace());
+		return new ControllerMetricsEndpoint(liveMetrics, settings.core().namespace());
 	}
 
 	@Bean

@@ -52,7 +52,7 @@ public final class ControllerRulesAndLintAutoConfiguration {
 	RuleSet controllerRuleSet(ControllerObservabilitySettings settings, ControllerOperations operations) {
 		RuleSettings rules = settings.rules();
 		try {
-			return rules.toRuleSet(settings.namespace(), operations::describe);
+			return rules.toRuleSet(settings.core().namespace(), operations::describe);
 		}
 		catch (InvalidSettingException ex) {
 			throw InvalidObservabilityPropertyException.of(ex);
@@ -67,10 +67,10 @@ public final class ControllerRulesAndLintAutoConfiguration {
 	@ConditionalOnMissingBean
 	DeclaredMetrics controllerDeclaredMetrics(ControllerObservabilitySettings settings, ControllerMetrics metrics,
 			ControllerOperations operations) {
-		return new DeclaredMetrics(settings.namespace(), metrics, operations,
-				settings.rules().operationNames(settings.operations().definitions().keySet()),
-				settings.commonTags().stream().map(Tag::getKey).toList(), settings.durationBuckets(),
-				settings.disabledMetrics());
+		return new DeclaredMetrics(settings.core().namespace(), metrics, operations,
+				settings.rules().operationNames(settings.core().operationDefinitions().keySet()),
+				settings.core().commonTags().stream().map(Tag::getKey).toList(), settings.core().durationBuckets(),
+				settings.core().disabledMetrics());
 	}
 
 	@Bean
@@ -79,14 +79,14 @@ public final class ControllerRulesAndLintAutoConfiguration {
 			ControllerObservabilitySettings settings, MetricsLinter linter, Environment environment) {
 		RuleSettings configured = settings.rules();
 		return new ControllerArtefacts(declared, rules, linter,
-				environment.getProperty("spring.application.name", settings.namespace()),
+				environment.getProperty("spring.application.name", settings.core().namespace()),
 				configured.prometheusRuleLabels(), configured.window(), configured.scrape());
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
 	MetricsLinter controllerMetricsLinter(ControllerObservabilitySettings settings) {
-		return new MetricsLinter(settings.namespace(), settings.lint().allowedLabels(),
+		return new MetricsLinter(settings.core().namespace(), settings.lint().allowedLabels(),
 				settings.lint().frameworkPrefixes(), ControllerObservabilityProperties.PREFIX + ".lint.allowed-labels");
 	}
 
@@ -111,7 +111,7 @@ public final class ControllerRulesAndLintAutoConfiguration {
 				ControllerObservabilitySettings settings,
 				@Qualifier(APPLICATION_TASK_EXECUTOR_BEAN_NAME) ObjectProvider<Executor> applicationTaskExecutor) {
 			return new StartupChecks(liveMetrics, rules, settings.lint().mode(), applicationTaskExecutor,
-					settings.disabledMetrics());
+					settings.core().disabledMetrics());
 		}
 
 	}
