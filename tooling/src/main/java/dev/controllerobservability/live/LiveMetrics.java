@@ -117,10 +117,10 @@ public class LiveMetrics {
 
 	/**
 	 * Families declared before they have series: catalog metrics, and the operations
-	 * listed under {@code operations.definitions} or given built-in rules, with the
-	 * labels their series will carry (including {@code management.metrics.tags}). A
-	 * family named in {@code disabled-metrics} is left out, with the {@code _max} of a
-	 * disabled histogram.
+	 * declared or given built-in rules, with the labels their series will carry
+	 * (including the registry's own tags, such as Spring Boot's
+	 * {@code management.metrics.tags}). A disabled family is left out, with the
+	 * {@code _max} of a disabled histogram.
 	 * @return the declared families
 	 */
 	public List<ExposedFamily> declaredFamilies() {
