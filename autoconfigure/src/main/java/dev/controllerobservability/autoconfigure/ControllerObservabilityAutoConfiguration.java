@@ -144,7 +144,7 @@ public final class ControllerObservabilityAutoConfiguration {
 		catch (InvalidMetricDefinitionException ex) {
 			// A histogram the registry cannot bucket exactly.
 			throw MetricCatalogFactory.invalid(ex,
-					settings.catalog().metrics().stream().map(MetricDefinition::name).collect(Collectors.toSet()));
+					settings.core().metrics().stream().map(MetricDefinition::name).collect(Collectors.toSet()));
 		}
 	}
 
