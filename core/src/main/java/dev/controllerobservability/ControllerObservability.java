@@ -34,6 +34,7 @@ import dev.controllerobservability.internal.settings.Setting;
 import dev.controllerobservability.internal.settings.SettingNames;
 import dev.controllerobservability.internal.settings.SettingReferences;
 import dev.controllerobservability.internal.settings.SettingRules;
+import dev.controllerobservability.internal.settings.SettingValues;
 import dev.controllerobservability.internal.wiring.ObservabilityParts;
 import dev.controllerobservability.operations.ControllerOperations;
 import dev.controllerobservability.operations.OperationDefinition;
@@ -406,7 +407,6 @@ public final class ControllerObservability {
 		 */
 		public ControllerObservability build() {
 			CheckedSettings settings = check();
-			SettingRules.allowListFits(settings.labelAllowList(), settings.maxLabelValueLength());
 			MetricCatalog catalog = SettingRules.catalog(settings.namespace(), settings.metrics());
 			new SettingReferences(settings.namespace(), settings.operationTags(), settings.operationDefinitions(),
 					List.of(), catalog, SettingNames.BUILDER)
@@ -443,29 +443,18 @@ public final class ControllerObservability {
 
 		/** Every setting through the rules the Spring Boot properties pass too. */
 		private CheckedSettings check() {
-			String namespace = SettingRules.namespace(this.namespace);
 			if (this.operationTags == null) {
 				throw Setting.OPERATION_TAGS.refuse(null, "the label keys must not be null",
 						"Pass no argument for no keys, or keys such as \"provisioner\"");
 			}
-			List<String> disabledMetrics = SettingRules.disabledMetrics(this.disabledMetrics);
 			if (this.commonTags == null) {
 				throw Setting.COMMON_TAGS.refuse(null, "the tags must not be null", "Pass Tags.empty() for none");
 			}
-			return new CheckedSettings(namespace, SettingRules.commonTags(this.commonTags),
-					SettingRules.durationBuckets(Setting.DURATION_BUCKETS, this.durationBuckets),
-					SettingRules.meterPrefixes(this.meterPrefixes),
-					SettingRules.errorLogInterval(this.errorLogInterval),
-					SettingRules.operationTags(this.operationTags),
-					SettingRules.operationDefinitions(this.operationDefinitions),
-					SettingRules.atLeastOne(Setting.MAX_OPERATIONS, this.maxOperations),
-					SettingRules.stability(SettingRules.version(this.version), this.showHiddenMetricsForVersion,
-							disabledMetrics),
-					disabledMetrics, SettingRules.labelAllowList(this.labelAllowList),
-					SettingRules.atLeastOne(Setting.MAX_LABEL_VALUES, this.maxLabelValues),
-					SettingRules.atLeastOne(Setting.MAX_LABEL_VALUE_LENGTH, this.maxLabelValueLength),
-					SettingRules.atLeastOne(Setting.MAX_SERIES_PER_METRIC, this.maxSeriesPerMetric),
-					SettingRules.metrics(this.metrics), SettingNames.BUILDER);
+			return new SettingValues(this.namespace, this.commonTags, this.durationBuckets, this.meterPrefixes,
+					this.errorLogInterval, this.operationTags, this.operationDefinitions, this.maxOperations,
+					this.version, null, this.showHiddenMetricsForVersion, this.disabledMetrics, this.labelAllowList,
+					this.maxLabelValues, this.maxLabelValueLength, this.maxSeriesPerMetric)
+				.check((namespace) -> SettingRules.metrics(this.metrics), SettingNames.BUILDER);
 		}
 
 	}

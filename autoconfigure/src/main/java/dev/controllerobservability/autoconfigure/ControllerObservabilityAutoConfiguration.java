@@ -126,7 +126,7 @@ public final class ControllerObservabilityAutoConfiguration {
 	@ConditionalOnMissingBean
 	MetricCatalog controllerMetricCatalog(ControllerObservabilitySettings settings,
 			ObjectProvider<MetricDefinition> definitions) {
-		return MetricCatalogFactory.create(settings.namespace(), settings.catalog().metrics(),
+		return MetricCatalogFactory.create(settings.core().namespace(), settings.core().metrics(),
 				definitions.orderedStream().toList());
 	}
 
@@ -144,7 +144,7 @@ public final class ControllerObservabilityAutoConfiguration {
 		catch (InvalidMetricDefinitionException ex) {
 			// A histogram the registry cannot bucket exactly.
 			throw MetricCatalogFactory.invalid(ex,
-					settings.catalog().metrics().stream().map(MetricDefinition::name).collect(Collectors.toSet()));
+					settings.core().metrics().stream().map(MetricDefinition::name).collect(Collectors.toSet()));
 		}
 	}
 
@@ -163,7 +163,7 @@ public final class ControllerObservabilityAutoConfiguration {
 			ClaimedFamilies claimed, BeanFactory beanFactory) {
 		claimed.reportTo(failures);
 		claimed.seen(meterRegistry.getMeters());
-		OperationDurations durations = (settings.operations().backend() == OperationsProperties.Backend.PROMETHEUS)
+		OperationDurations durations = (settings.backend() == OperationsProperties.Backend.PROMETHEUS)
 				? PrometheusOperationDurations.create(beanFactory, meterRegistry, naming, claimed)
 				: OperationDurations.micrometer(meterRegistry);
 		return new OperationRecorder(meterRegistry, durations, failures, limiter);
@@ -183,8 +183,7 @@ public final class ControllerObservabilityAutoConfiguration {
 		// Only meter handlers (ours first, Boot's default behind it) would see an
 		// operation's observation: recording straight into our meters is the same, minus
 		// the observation's cost. Tracing or any other handler keeps the observation.
-		boolean direct = settings.operations().directRecording()
-				&& all.stream().allMatch(MeterObservationHandler.class::isInstance);
+		boolean direct = settings.directRecording() && all.stream().allMatch(MeterObservationHandler.class::isInstance);
 		return ObservabilityParts.operations(observationRegistry, failures, settings.core(), limiter, handler,
 				direct ? predicates.orderedStream().toList() : null);
 	}

@@ -1,14 +1,10 @@
 package dev.controllerobservability.autoconfigure;
 
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import io.micrometer.core.instrument.Tags;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.bind.Bindable;
@@ -16,47 +12,31 @@ import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.Environment;
 
 import dev.controllerobservability.InvalidSettingException;
-import dev.controllerobservability.catalog.MetricDefinition;
-import dev.controllerobservability.internal.settings.CheckedSettings;
-import dev.controllerobservability.internal.settings.Setting;
-import dev.controllerobservability.internal.settings.SettingNames;
-import dev.controllerobservability.internal.settings.SettingRules;
-import dev.controllerobservability.internal.metrics.MetricConventions;
-import dev.controllerobservability.internal.metrics.MetricNames;
-import dev.controllerobservability.operations.OperationDefinition;
-import dev.controllerobservability.internal.stability.StabilityPolicy;
-import dev.controllerobservability.internal.stability.Version;
-import dev.controllerobservability.rules.AlertSeverity;
-import dev.controllerobservability.internal.rules.OperationRuleSettings;
-import dev.controllerobservability.rules.ScrapeTarget;
 import dev.controllerobservability.autoconfigure.strictness.ConfigurationStrictness;
 import dev.controllerobservability.autoconfigure.strictness.InvalidObservabilityPropertyException;
+import dev.controllerobservability.internal.rules.RuleSettings;
+import dev.controllerobservability.internal.settings.CheckedSettings;
+import dev.controllerobservability.internal.settings.SettingNames;
+import dev.controllerobservability.internal.settings.SettingValues;
+import dev.controllerobservability.operations.OperationDefinition;
 
 /**
  * {@link ControllerObservabilityProperties} resolved and validated once at start-up: the
- * namespace derived, operation names normalized, every value checked. A bad value stops
- * start-up with an {@link InvalidObservabilityPropertyException} naming the property.
+ * core's settings, checked by the rules the plain Java builder applies
+ * ({@link SettingValues#check}), plus what only the Spring Boot path has. A bad value
+ * stops start-up with an {@link InvalidObservabilityPropertyException} naming the
+ * property.
  *
- * @param namespace snake_case prefix of every controller metric
- * @param commonTags tags added to controller metrics only
- * @param durationBuckets default bucket boundaries in seconds
- * @param meterPrefixes dotted prefixes of meters that belong to the controller
- * @param errorLogInterval minimum time between two recording-failure log lines
- * @param operations what operation metrics carry and how they are recorded
- * @param stability which metrics are visible, deprecated, hidden or disabled
- * @param disabledMetrics Prometheus names of metrics never to register
- * @param labelAllowList allowed label values by Prometheus metric name and label
- * @param maxLabelValues most distinct values per metric and label
- * @param maxLabelValueLength longest label value kept
- * @param maxSeriesPerMetric most label sets per metric before its overflow series
- * @param catalog the metrics declared in configuration
+ * @param core the core's settings, naming settings as properties, from which the core
+ * wires its parts
+ * @param directRecording whether operations record straight into their meters when only
+ * meter handlers would see their observations
+ * @param backend where operation durations are recorded
  * @param rules the rules, alerts and scrape settings the generated artefacts come from
  * @param lint how the metrics linter judges the scrape
  */
-public record ControllerObservabilitySettings(String namespace, Tags commonTags, List<Double> durationBuckets,
-		List<String> meterPrefixes, Duration errorLogInterval, Operations operations, StabilityPolicy stability,
-		List<String> disabledMetrics, Map<String, Map<String, Set<String>>> labelAllowList, int maxLabelValues,
-		int maxLabelValueLength, int maxSeriesPerMetric, Catalog catalog, Rules rules, Lint lint) {
+public record ControllerObservabilitySettings(CheckedSettings core, boolean directRecording,
+		OperationsProperties.Backend backend, RuleSettings rules, Lint lint) {
 
 	private static final String REGISTRY_TAGS = "management.metrics.tags";
 
@@ -72,35 +52,26 @@ public record ControllerObservabilitySettings(String namespace, Tags commonTags,
 	 * @throws InvalidObservabilityPropertyException for the first invalid value
 	 */
 	static ControllerObservabilitySettings resolve(ControllerObservabilityProperties properties,
-			Environment environment, String buildVersion) {
+			Environment environment, @Nullable String buildVersion) {
 		ConfigurationStrictness.Checked checked = ConfigurationStrictness.check(environment);
 		checkRegistryTags(environment);
 		try {
-			String namespace = namespace(properties.getNamespace(), environment.getProperty("spring.application.name"));
-			Tags commonTags = SettingRules.commonTags(properties.getCommonTags());
-			List<Double> buckets = SettingRules.durationBuckets(Setting.DURATION_BUCKETS,
-					properties.getDurationBuckets());
-			List<String> meterPrefixes = SettingRules.meterPrefixes(properties.getMeterPrefixes());
-			Duration errorLogInterval = SettingRules.errorLogInterval(properties.getErrorLogInterval());
-			Operations operations = operations(properties.getOperations(), checked);
-			Map<String, Map<String, Set<String>>> allowList = SettingRules
-				.labelAllowList(properties.getLabelAllowList());
-			int maxLabelValues = SettingRules.atLeastOne(Setting.MAX_LABEL_VALUES, properties.getMaxLabelValues());
-			int maxLabelValueLength = SettingRules.atLeastOne(Setting.MAX_LABEL_VALUE_LENGTH,
-					properties.getMaxLabelValueLength());
-			SettingRules.allowListFits(allowList, maxLabelValueLength);
-			int maxSeriesPerMetric = SettingRules.atLeastOne(Setting.MAX_SERIES_PER_METRIC,
-					properties.getMaxSeriesPerMetric());
-			List<String> disabledMetrics = SettingRules.disabledMetrics(properties.getDisabledMetrics());
-			StabilityPolicy stability = SettingRules.stability(version(properties.getVersion(), buildVersion),
-					properties.getShowHiddenMetricsForVersion(), disabledMetrics);
-			Catalog catalog = new Catalog(MetricCatalogFactory.definitions(namespace, properties.getMetrics()));
-			Rules rules = RulesResolver.resolve(properties, namespace, environment);
+			OperationsProperties operations = properties.getOperations();
+			String namespace = (properties.getNamespace() != null) ? properties.getNamespace()
+					: SettingValues.derivedNamespace(environment.getProperty("spring.application.name"));
+			CheckedSettings core = new SettingValues(namespace, properties.getCommonTags(),
+					properties.getDurationBuckets(), properties.getMeterPrefixes(), properties.getErrorLogInterval(),
+					operations.getTags(), definitions(operations, checked).entrySet(), operations.getMaxOperations(),
+					properties.getVersion(), buildVersion, properties.getShowHiddenMetricsForVersion(),
+					properties.getDisabledMetrics(), properties.getLabelAllowList(), properties.getMaxLabelValues(),
+					properties.getMaxLabelValueLength(), properties.getMaxSeriesPerMetric())
+				.check((checkedNamespace) -> MetricCatalogFactory.definitions(checkedNamespace,
+						properties.getMetrics()), SettingNames.PROPERTIES);
 			LintProperties lint = properties.getLint();
-			return new ControllerObservabilitySettings(namespace, commonTags, buckets, meterPrefixes, errorLogInterval,
-					operations, stability, disabledMetrics, allowList, maxLabelValues, maxLabelValueLength,
-					maxSeriesPerMetric, catalog, rules, new Lint(Set.copyOf(lint.getAllowedLabels()),
-							List.copyOf(lint.getFrameworkPrefixes()), lint.getMode()));
+			return new ControllerObservabilitySettings(core, operations.isDirectRecording(), operations.getBackend(),
+					RulesResolver.resolve(properties, core.namespace(), environment),
+					new Lint(Set.copyOf(lint.getAllowedLabels()), List.copyOf(lint.getFrameworkPrefixes()),
+							lint.getMode()));
 		}
 		catch (InvalidSettingException ex) {
 			throw InvalidObservabilityPropertyException.of(ex);
@@ -108,56 +79,19 @@ public record ControllerObservabilitySettings(String namespace, Tags commonTags,
 	}
 
 	/**
-	 * The settings the core wires its parts from.
-	 * @return the core's settings, naming settings as properties
+	 * The operations as configured; {@code bind: {}} declares one too, though YAML leaves
+	 * no property for it.
 	 */
-	CheckedSettings core() {
-		return new CheckedSettings(this.namespace, this.commonTags, this.durationBuckets, this.meterPrefixes,
-				this.errorLogInterval, this.operations.tags(), this.operations.definitions(),
-				this.operations.maxOperations(), this.stability, this.disabledMetrics, this.labelAllowList,
-				this.maxLabelValues, this.maxLabelValueLength, this.maxSeriesPerMetric, this.catalog.metrics(),
-				SettingNames.PROPERTIES);
-	}
-
-	/**
-	 * The operations section; a new {@code operations.*} property is read and checked
-	 * here and becomes a component of {@link Operations}.
-	 */
-	private static Operations operations(OperationsProperties properties, ConfigurationStrictness.Checked checked) {
-		List<String> tags = SettingRules.operationTags(properties.getTags());
+	private static Map<String, OperationDefinition> definitions(OperationsProperties properties,
+			ConfigurationStrictness.Checked checked) {
 		Map<String, OperationDefinitionProperties> configured = new LinkedHashMap<>(properties.getDefinitions());
-		// bind: {} declares an operation too, though YAML leaves no property for it.
 		checked.emptyOperationDefinitions()
 			.forEach((name) -> configured.putIfAbsent(name, new OperationDefinitionProperties()));
 		Map<String, OperationDefinition> definitions = new LinkedHashMap<>();
 		configured
 			.forEach((name, definition) -> definitions.put(name, new OperationDefinition(definition.getSubsystem(),
 					definition.getDescription(), definition.getBuckets(), definition.getStability())));
-		int maxOperations = SettingRules.atLeastOne(Setting.MAX_OPERATIONS, properties.getMaxOperations());
-		return new Operations(tags, SettingRules.operationDefinitions(definitions.entrySet()), maxOperations,
-				properties.isDirectRecording(), properties.getBackend());
-	}
-
-	/** The configured version, else the build's when it is one, else none. */
-	private static @Nullable Version version(@Nullable String configured, @Nullable String buildVersion) {
-		if (configured != null || buildVersion == null) {
-			return SettingRules.version(configured);
-		}
-		try {
-			return Version.parse(buildVersion);
-		}
-		catch (IllegalArgumentException ex) {
-			// A build version such as "dev" says nothing about deprecation: hide nothing.
-			return null;
-		}
-	}
-
-	private static String namespace(@Nullable String configured, @Nullable String applicationName) {
-		if (configured == null) {
-			String derived = (applicationName != null) ? MetricNames.toSnakeCase(applicationName) : "";
-			return SettingRules.isUsableNamespace(derived) ? derived : MetricConventions.DEFAULT_NAMESPACE;
-		}
-		return SettingRules.namespace(configured);
+		return definitions;
 	}
 
 	/**
@@ -180,91 +114,6 @@ public record ControllerObservabilitySettings(String namespace, Tags commonTags,
 						"Choose another tag key");
 			}
 		}
-	}
-
-	/**
-	 * What operation metrics carry and how they are recorded.
-	 *
-	 * @param tags label keys of every operation metric
-	 * @param definitions per-operation settings keyed by snake_case operation name
-	 * @param maxOperations most distinct operations recorded, besides declared ones
-	 * @param directRecording whether operations record straight into their meters when
-	 * only meter handlers would see their observations
-	 * @param backend where durations are recorded
-	 */
-	public record Operations(List<String> tags, Map<String, OperationDefinition> definitions, int maxOperations,
-			boolean directRecording, OperationsProperties.Backend backend) {
-
-	}
-
-	/**
-	 * The metrics declared in configuration, each checked and checked against the others;
-	 * checked against the {@code MetricDefinition} beans when the catalog is built.
-	 *
-	 * @param metrics the declared metrics, in configuration order
-	 */
-	public record Catalog(List<MetricDefinition> metrics) {
-
-		public Catalog {
-			metrics = List.copyOf(metrics);
-		}
-
-	}
-
-	/**
-	 * What the rules file, the {@code PrometheusRule}, the monitors and the dashboard are
-	 * generated from, checked. The placeholders of alerts and recording rules are
-	 * resolved, and the rules checked as Prometheus reads them, when the rule set is
-	 * built from the operations.
-	 *
-	 * @param window range of the rate windows, such as {@code 5m}
-	 * @param group name of the rule group
-	 * @param prometheusRuleLabels labels of the generated Prometheus Operator resources
-	 * @param operations built-in rules per operation, keyed as configured
-	 * @param recordingRules recording rules of the user's own, keyed by record name
-	 * @param alerts alerts of the user's own, keyed by alert name
-	 * @param scrape where and how often Prometheus scrapes the controller
-	 */
-	public record Rules(String window, String group, Map<String, String> prometheusRuleLabels,
-			Map<String, OperationRuleSettings> operations, Map<String, Recording> recordingRules,
-			Map<String, Alert> alerts, ScrapeTarget scrape) {
-
-	}
-
-	/**
-	 * A recording rule as configured, before its placeholders are resolved.
-	 *
-	 * @param expr the PromQL expression
-	 * @param labels extra labels
-	 */
-	public record Recording(String expr, Map<String, String> labels) {
-
-		public Recording {
-			labels = Collections.unmodifiableMap(new LinkedHashMap<>(labels));
-		}
-
-	}
-
-	/**
-	 * An alert as configured, before its placeholders are resolved.
-	 *
-	 * @param expr the PromQL condition
-	 * @param forDuration how long the condition must hold, or {@code null}
-	 * @param severity the severity, or {@code null} when not given
-	 * @param summary one-line summary annotation
-	 * @param description description annotation, or {@code null}
-	 * @param runbookUrl runbook link annotation, or {@code null}
-	 * @param labels extra labels
-	 * @param annotations extra annotations
-	 */
-	public record Alert(String expr, String forDuration, AlertSeverity severity, String summary, String description,
-			String runbookUrl, Map<String, String> labels, Map<String, String> annotations) {
-
-		public Alert {
-			labels = Collections.unmodifiableMap(new LinkedHashMap<>(labels));
-			annotations = Collections.unmodifiableMap(new LinkedHashMap<>(annotations));
-		}
-
 	}
 
 	/**

@@ -37,9 +37,9 @@ public class OperationRulesProperties {
 	}
 
 	/**
-	 * The error-ratio alert of an operation.
+	 * What every built-in alert of an operation has.
 	 */
-	public static class ErrorRatio {
+	public abstract static class Alert {
 
 		/**
 		 * Whether to generate the alert and its recording rules.
@@ -47,19 +47,18 @@ public class OperationRulesProperties {
 		private boolean enabled;
 
 		/**
-		 * Share of failed calls above which the alert fires, between 0 and 1.
+		 * How long the condition must hold before the alert fires.
 		 */
-		private double threshold = 0.05;
-
-		/**
-		 * How long the ratio must stay above the threshold.
-		 */
-		private String forDuration = "10m";
+		private String forDuration;
 
 		/**
 		 * Severity: critical, warning or info.
 		 */
 		private AlertSeverity severity = AlertSeverity.WARNING;
+
+		Alert(String forDuration) {
+			this.forDuration = forDuration;
+		}
 
 		public boolean isEnabled() {
 			return this.enabled;
@@ -67,14 +66,6 @@ public class OperationRulesProperties {
 
 		public void setEnabled(boolean enabled) {
 			this.enabled = enabled;
-		}
-
-		public double getThreshold() {
-			return this.threshold;
-		}
-
-		public void setThreshold(double threshold) {
-			this.threshold = threshold;
 		}
 
 		public String getFor() {
@@ -96,14 +87,35 @@ public class OperationRulesProperties {
 	}
 
 	/**
-	 * The latency alert of an operation.
+	 * The error-ratio alert of an operation: fires when the share of failed calls stays
+	 * above the threshold for 10m by default.
 	 */
-	public static class Latency {
+	public static class ErrorRatio extends Alert {
 
 		/**
-		 * Whether to generate the alert and its recording rule.
+		 * Share of failed calls above which the alert fires, between 0 and 1.
 		 */
-		private boolean enabled;
+		private double threshold = 0.05;
+
+		public ErrorRatio() {
+			super("10m");
+		}
+
+		public double getThreshold() {
+			return this.threshold;
+		}
+
+		public void setThreshold(double threshold) {
+			this.threshold = threshold;
+		}
+
+	}
+
+	/**
+	 * The latency alert of an operation: fires when the latency quantile stays above the
+	 * threshold for 10m by default.
+	 */
+	public static class Latency extends Alert {
 
 		/**
 		 * Latency quantile, between 0 and 1.
@@ -115,22 +127,8 @@ public class OperationRulesProperties {
 		 */
 		private Duration threshold = Duration.ofSeconds(10);
 
-		/**
-		 * How long the latency must stay above the threshold.
-		 */
-		private String forDuration = "10m";
-
-		/**
-		 * Severity: critical, warning or info.
-		 */
-		private AlertSeverity severity = AlertSeverity.WARNING;
-
-		public boolean isEnabled() {
-			return this.enabled;
-		}
-
-		public void setEnabled(boolean enabled) {
-			this.enabled = enabled;
+		public Latency() {
+			super("10m");
 		}
 
 		public double getQuantile() {
@@ -149,66 +147,16 @@ public class OperationRulesProperties {
 			this.threshold = threshold;
 		}
 
-		public String getFor() {
-			return this.forDuration;
-		}
-
-		public void setFor(String forDuration) {
-			this.forDuration = forDuration;
-		}
-
-		public AlertSeverity getSeverity() {
-			return this.severity;
-		}
-
-		public void setSeverity(AlertSeverity severity) {
-			this.severity = severity;
-		}
-
 	}
 
 	/**
-	 * The stuck-in-flight alert of an operation.
+	 * The stuck-in-flight alert of an operation: fires when calls stay in flight while
+	 * none completes, for 15m by default.
 	 */
-	public static class Stuck {
+	public static class Stuck extends Alert {
 
-		/**
-		 * Whether to generate the alert.
-		 */
-		private boolean enabled;
-
-		/**
-		 * How long calls may stay in flight while none completes.
-		 */
-		private String forDuration = "15m";
-
-		/**
-		 * Severity: critical, warning or info.
-		 */
-		private AlertSeverity severity = AlertSeverity.WARNING;
-
-		public boolean isEnabled() {
-			return this.enabled;
-		}
-
-		public void setEnabled(boolean enabled) {
-			this.enabled = enabled;
-		}
-
-		public String getFor() {
-			return this.forDuration;
-		}
-
-		public void setFor(String forDuration) {
-			this.forDuration = forDuration;
-		}
-
-		public AlertSeverity getSeverity() {
-			return this.severity;
-		}
-
-		public void setSeverity(AlertSeverity severity) {
-			this.severity = severity;
+		public Stuck() {
+			super("15m");
 		}
 
 	}

@@ -8,20 +8,23 @@ import org.springframework.core.env.Environment;
 
 import dev.controllerobservability.internal.rules.OperationRuleSettings;
 import dev.controllerobservability.internal.rules.RuleSettingRules;
+import dev.controllerobservability.internal.rules.RuleSettings;
+import dev.controllerobservability.rules.AlertRule;
+import dev.controllerobservability.rules.RecordingRule;
 
 /**
  * Binds {@code controller.observability.rules.*}, {@code recording-rules}, {@code alerts}
- * and {@code scrape.*} into {@link ControllerObservabilitySettings.Rules}. The checks are
- * the tooling's, the ones {@code RuleSet.Builder} and {@code ScrapeTarget} apply: every
- * value that can be judged without the operations' metric names is judged here, at
- * start-up; what the placeholders resolve to when the rule set is built.
+ * and {@code scrape.*} into {@link RuleSettings}. The checks are the tooling's, the ones
+ * {@code RuleSet.Builder} and {@code ScrapeTarget} apply: every value that can be judged
+ * without the operations' metric names is judged here, at start-up; what the placeholders
+ * resolve to when the rule set is built.
  */
 final class RulesResolver {
 
 	private RulesResolver() {
 	}
 
-	static ControllerObservabilitySettings.Rules resolve(ControllerObservabilityProperties properties, String namespace,
+	static RuleSettings resolve(ControllerObservabilityProperties properties, String namespace,
 			Environment environment) {
 		RulesProperties configured = properties.getRules();
 		String window = RuleSettingRules.window(configured.getWindow());
@@ -29,24 +32,23 @@ final class RulesResolver {
 		configured.getOperations()
 			.forEach((operation, rules) -> operations.put(RuleSettingRules.operationName(operation),
 					operationSettings(operation, window, rules)));
-		Map<String, ControllerObservabilitySettings.Recording> recordingRules = new LinkedHashMap<>();
+		Map<String, RecordingRule> recordingRules = new LinkedHashMap<>();
 		properties.getRecordingRules()
 			.forEach((name, recording) -> recordingRules.put(name,
-					new ControllerObservabilitySettings.Recording(recording.getExpr(), recording.getLabels())));
-		Map<String, ControllerObservabilitySettings.Alert> alerts = new LinkedHashMap<>();
+					new RecordingRule(name, recording.getExpr(), recording.getLabels())));
+		Map<String, AlertRule> alerts = new LinkedHashMap<>();
 		properties.getAlerts()
 			.forEach((name, alert) -> alerts.put(name,
-					new ControllerObservabilitySettings.Alert(alert.getExpr(), alert.getFor(), alert.getSeverity(),
-							alert.getSummary(), alert.getDescription(), alert.getRunbookUrl(), alert.getLabels(),
-							alert.getAnnotations())));
+					new AlertRule(name, alert.getExpr(), alert.getFor(),
+							(alert.getSeverity() != null) ? alert.getSeverity().toString() : null, alert.getSummary(),
+							alert.getDescription(), alert.getRunbookUrl(), alert.getLabels(), alert.getAnnotations())));
 		String group = RuleSettingRules
 			.group((configured.getGroup() != null) ? configured.getGroup() : namespace + ".rules", namespace);
 		Map<String, String> ruleLabels = Collections.unmodifiableMap(
 				RuleSettingRules.prometheusRuleLabels(new LinkedHashMap<>(configured.getPrometheusRuleLabels())));
 		String applicationName = environment.getProperty("spring.application.name", namespace);
-		return new ControllerObservabilitySettings.Rules(window, group, ruleLabels,
-				Collections.unmodifiableMap(operations), Collections.unmodifiableMap(recordingRules),
-				Collections.unmodifiableMap(alerts),
+		return new RuleSettings(window, group, ruleLabels, Collections.unmodifiableMap(operations),
+				Collections.unmodifiableMap(recordingRules), Collections.unmodifiableMap(alerts),
 				ScrapeTargetFactory.create(properties.getScrape(), ruleLabels, environment, applicationName));
 	}
 

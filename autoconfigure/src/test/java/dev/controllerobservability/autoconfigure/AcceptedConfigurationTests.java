@@ -24,8 +24,8 @@ import dev.controllerobservability.operations.OperationDefinition;
 import dev.controllerobservability.rules.AlertRule;
 import dev.controllerobservability.rules.RuleSet;
 import dev.controllerobservability.stability.StabilityLevel;
-import dev.controllerobservability.autoconfigure.rules.ControllerArtefacts;
-import dev.controllerobservability.autoconfigure.rules.LiveMetrics;
+import dev.controllerobservability.live.ControllerArtefacts;
+import dev.controllerobservability.live.LiveMetrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
@@ -78,12 +78,12 @@ class AcceptedConfigurationTests {
 				spring.config.activate.on-profile: never-active
 				controller.observability.operations.definitions.bind: {}
 				""")) {
-			assertThat(context.getBean(ControllerObservabilitySettings.class).operations().definitions()).isEmpty();
+			assertThat(context.getBean(ControllerObservabilitySettings.class).core().operationDefinitions()).isEmpty();
 		}
 	}
 
 	private static void assertDeclaresBind(ConfigurableApplicationContext context) {
-		assertThat(context.getBean(ControllerObservabilitySettings.class).operations().definitions())
+		assertThat(context.getBean(ControllerObservabilitySettings.class).core().operationDefinitions())
 			.containsKey("bind");
 		assertThat(context.getBean(LiveMetrics.class).declaredFamilies()).extracting(ExposedFamily::name)
 			.contains("karpenter_bind_duration_seconds", "karpenter_bind_in_flight");
@@ -130,12 +130,13 @@ class AcceptedConfigurationTests {
 				CONTROLLER_OBSERVABILITY_PORT_8080_TCP_ADDR=10.0.0.1
 				""")) {
 			ControllerObservabilitySettings settings = context.getBean(ControllerObservabilitySettings.class);
-			assertThat(settings.namespace()).isEqualTo("karpenter");
-			assertThat(settings.durationBuckets()).containsExactly(0.5, 5.0);
-			assertThat(settings.commonTags()).extracting((tag) -> tag.getKey() + "=" + tag.getValue())
+			assertThat(settings.core().namespace()).isEqualTo("karpenter");
+			assertThat(settings.core().durationBuckets()).containsExactly(0.5, 5.0);
+			assertThat(settings.core().commonTags()).extracting((tag) -> tag.getKey() + "=" + tag.getValue())
 				.containsExactly("cluster=dev");
-			assertThat(settings.operations().definitions().get("bind").subsystem()).isEqualTo("allocation_controller");
-			assertThat(settings.maxLabelValues()).isEqualTo(50);
+			assertThat(settings.core().operationDefinitions().get("bind").subsystem())
+				.isEqualTo("allocation_controller");
+			assertThat(settings.core().maxLabelValues()).isEqualTo(50);
 		}
 	}
 
@@ -149,8 +150,8 @@ class AcceptedConfigurationTests {
 				""", Map.of("CONTROLLER_OBSERVABILITY_OPERATIONS_DEFINITIONS_RECONCILE_BUCKETS", "0.1,0.5"));
 		try (ConfigurableApplicationContext context = layered.start()) {
 			Map<String, OperationDefinition> definitions = context.getBean(ControllerObservabilitySettings.class)
-				.operations()
-				.definitions();
+				.core()
+				.operationDefinitions();
 			assertThat(definitions).containsOnlyKeys("issue_certificate", "reconcile");
 			assertThat(definitions.get("reconcile").buckets()).containsExactly(0.1, 0.5);
 			assertThat(definitions.get("issue_certificate").buckets()).isEmpty();
@@ -168,9 +169,10 @@ class AcceptedConfigurationTests {
 				controller.observability.maxLabelValues=50
 				""")) {
 			ControllerObservabilitySettings settings = context.getBean(ControllerObservabilitySettings.class);
-			assertThat(settings.durationBuckets()).containsExactly(0.5);
-			assertThat(settings.operations().definitions().get("apply_packing").subsystem()).isEqualTo("provisioner");
-			assertThat(settings.maxLabelValues()).isEqualTo(50);
+			assertThat(settings.core().durationBuckets()).containsExactly(0.5);
+			assertThat(settings.core().operationDefinitions().get("apply_packing").subsystem())
+				.isEqualTo("provisioner");
+			assertThat(settings.core().maxLabelValues()).isEqualTo(50);
 		}
 	}
 
@@ -191,8 +193,8 @@ class AcceptedConfigurationTests {
 				    bind.stuck: {enabled: true, severity: INFO}
 				""")) {
 			ControllerObservabilitySettings settings = context.getBean(ControllerObservabilitySettings.class);
-			assertThat(settings.operations().definitions().get("bind").stability()).isEqualTo(StabilityLevel.STABLE);
-			assertThat(settings.catalog().metrics()).singleElement().satisfies((metric) -> {
+			assertThat(settings.core().operationDefinitions().get("bind").stability()).isEqualTo(StabilityLevel.STABLE);
+			assertThat(settings.core().metrics()).singleElement().satisfies((metric) -> {
 				assertThat(metric.type()).isEqualTo(MetricType.COUNTER);
 				assertThat(metric.stability()).isEqualTo(StabilityLevel.BETA);
 			});
@@ -280,7 +282,7 @@ class AcceptedConfigurationTests {
 				  rules.operations:
 				    drain.stuck.enabled: true
 				""", CallsOperationsAtStartUp.class)) {
-			assertThat(context.getBean(ControllerObservabilitySettings.class).operations().backend())
+			assertThat(context.getBean(ControllerObservabilitySettings.class).backend())
 				.isEqualTo(OperationsProperties.Backend.PROMETHEUS);
 			assertThat(warnings(output)).isEmpty();
 		}

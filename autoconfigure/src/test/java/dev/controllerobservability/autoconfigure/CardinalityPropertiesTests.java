@@ -38,8 +38,7 @@ class CardinalityPropertiesTests {
 	void defaultsToAThousandSeriesPerMetricAndAHundredOperations() {
 		this.contextRunner.run((context) -> {
 			assertThat(context.getBean(CardinalityLimiter.class).maxSeriesPerMetric()).isEqualTo(1000);
-			assertThat(context.getBean(ControllerObservabilitySettings.class).operations().maxOperations())
-				.isEqualTo(100);
+			assertThat(context.getBean(ControllerObservabilitySettings.class).core().maxOperations()).isEqualTo(100);
 		});
 	}
 

@@ -30,6 +30,9 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import dev.controllerobservability.internal.rules.RuleSettings;
+import dev.controllerobservability.internal.settings.CheckedSettings;
+import dev.controllerobservability.internal.settings.SettingNames;
 import dev.controllerobservability.internal.catalog.MetricCatalog;
 import dev.controllerobservability.catalog.MetricDefinition;
 import dev.controllerobservability.internal.metrics.ControllerMeterFilter;
@@ -193,13 +196,11 @@ class ControllerObservabilityAutoConfigurationTests {
 
 	@Test
 	void backsOffWhenUserDefinesSettings() {
-		ControllerObservabilitySettings settings = new ControllerObservabilitySettings("custom", Tags.empty(),
-				List.of(1.0), List.of(), Duration.ofMinutes(1),
-				new ControllerObservabilitySettings.Operations(List.of("provisioner"), Map.of(), 10, true,
-						OperationsProperties.Backend.MICROMETER),
-				StabilityPolicy.showAll(), List.of(), Map.of(), 10, 10, 100,
-				new ControllerObservabilitySettings.Catalog(List.of()),
-				new ControllerObservabilitySettings.Rules("5m", "custom.rules", Map.of(), Map.of(), Map.of(), Map.of(),
+		ControllerObservabilitySettings settings = new ControllerObservabilitySettings(new CheckedSettings("custom",
+				Tags.empty(), List.of(1.0), List.of(), Duration.ofMinutes(1), List.of("provisioner"), Map.of(), 10,
+				StabilityPolicy.showAll(), List.of(), Map.of(), 10, 10, 100, List.of(), SettingNames.PROPERTIES), true,
+				OperationsProperties.Backend.MICROMETER,
+				new RuleSettings("5m", "custom.rules", Map.of(), Map.of(), Map.of(), Map.of(),
 						new ScrapeTarget("custom", java.util.Map.of("app.kubernetes.io/name", "custom"), Map.of(),
 								"http", "/actuator/prometheus", "30s")),
 				new ControllerObservabilitySettings.Lint(java.util.Set.of(), List.of(), LintProperties.Mode.WARN));
@@ -210,14 +211,14 @@ class ControllerObservabilityAutoConfigurationTests {
 	@Test
 	void derivesTheNamespaceFromTheApplicationName() {
 		this.contextRunner.withPropertyValues("spring.application.name=Demo-Controller")
-			.run((context) -> assertThat(context.getBean(ControllerObservabilitySettings.class).namespace())
+			.run((context) -> assertThat(context.getBean(ControllerObservabilitySettings.class).core().namespace())
 				.isEqualTo("demo_controller"));
 	}
 
 	@Test
 	void usesControllerAsNamespaceWithoutApplicationName() {
 		this.contextRunner
-			.run((context) -> assertThat(context.getBean(ControllerObservabilitySettings.class).namespace())
+			.run((context) -> assertThat(context.getBean(ControllerObservabilitySettings.class).core().namespace())
 				.isEqualTo("controller"));
 	}
 

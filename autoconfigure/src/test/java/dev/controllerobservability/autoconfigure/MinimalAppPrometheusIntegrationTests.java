@@ -33,8 +33,8 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-import dev.controllerobservability.autoconfigure.rules.ControllerArtefacts;
-import dev.controllerobservability.autoconfigure.rules.LiveMetrics;
+import dev.controllerobservability.live.ControllerArtefacts;
+import dev.controllerobservability.live.LiveMetrics;
 import dev.controllerobservability.catalog.ControllerMetrics;
 import dev.controllerobservability.exposition.Exposition;
 import dev.controllerobservability.operations.ControllerOperations;

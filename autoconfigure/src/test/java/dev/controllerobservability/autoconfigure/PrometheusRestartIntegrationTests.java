@@ -20,7 +20,7 @@ import dev.controllerobservability.operations.ControllerOperations;
 import dev.controllerobservability.test.PrometheusSample;
 import dev.controllerobservability.test.PrometheusScrape;
 import dev.controllerobservability.test.PrometheusServer;
-import dev.controllerobservability.autoconfigure.rules.LiveMetrics;
+import dev.controllerobservability.live.LiveMetrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -45,8 +45,7 @@ class PublicTypesTests {
 				"ScrapeProperties", "endpoint.ControllerMetricsEndpoint", "endpoint.ControllerMetricsLintEndpoint",
 				"endpoint.ControllerObservabilityEndpointsAutoConfiguration", "endpoint.ControllerRulesEndpoint",
 				"kubernetes.KubernetesObservabilityAutoConfiguration",
-				"operations.ObservedOperationAspectAutoConfiguration", "rules.ControllerArtefacts",
-				"rules.ControllerRulesAndLintAutoConfiguration", "rules.LiveMetrics",
+				"operations.ObservedOperationAspectAutoConfiguration", "rules.ControllerRulesAndLintAutoConfiguration",
 				"strictness.ConditionalOnObservabilitySwitch", "strictness.ConfigurationStrictness",
 				"strictness.InvalidObservabilityPropertyException");
 	}

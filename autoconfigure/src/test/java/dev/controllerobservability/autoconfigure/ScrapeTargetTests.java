@@ -14,7 +14,7 @@ import org.springframework.boot.micrometer.observation.autoconfigure.Observation
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
-import dev.controllerobservability.autoconfigure.rules.ControllerArtefacts;
+import dev.controllerobservability.live.ControllerArtefacts;
 import dev.controllerobservability.autoconfigure.rules.ControllerRulesAndLintAutoConfiguration;
 import dev.controllerobservability.autoconfigure.strictness.InvalidObservabilityPropertyException;
 

@@ -24,7 +24,7 @@ import dev.controllerobservability.catalog.ControllerMetrics;
 import dev.controllerobservability.exposition.Exposition;
 import dev.controllerobservability.kubernetes.process.StandardProcessMetrics;
 import dev.controllerobservability.lint.MetricsLinter;
-import dev.controllerobservability.autoconfigure.rules.LiveMetrics;
+import dev.controllerobservability.live.LiveMetrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -21,7 +21,7 @@ import dev.controllerobservability.test.StableMetricsContract;
 import dev.controllerobservability.autoconfigure.endpoint.ControllerObservabilityEndpointsAutoConfiguration;
 import dev.controllerobservability.autoconfigure.operations.ObservedOperationAspectAutoConfiguration;
 import dev.controllerobservability.autoconfigure.rules.ControllerRulesAndLintAutoConfiguration;
-import dev.controllerobservability.autoconfigure.rules.LiveMetrics;
+import dev.controllerobservability.live.LiveMetrics;
 
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatNoException;

@@ -24,7 +24,7 @@ import dev.controllerobservability.docs.MetricsReference;
 import dev.controllerobservability.lint.LintReport;
 import dev.controllerobservability.lint.MetricsLinter;
 import dev.controllerobservability.operations.ControllerOperations;
-import dev.controllerobservability.autoconfigure.rules.LiveMetrics;
+import dev.controllerobservability.live.LiveMetrics;
 
 /**
  * What the {@code controllermetrics} and {@code controllermetricslint} endpoints cost

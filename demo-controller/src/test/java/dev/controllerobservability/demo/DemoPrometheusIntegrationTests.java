@@ -13,7 +13,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 
 import dev.controllerobservability.test.PrometheusSample;
 import dev.controllerobservability.test.PrometheusServer;
-import dev.controllerobservability.autoconfigure.rules.ControllerArtefacts;
+import dev.controllerobservability.live.ControllerArtefacts;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

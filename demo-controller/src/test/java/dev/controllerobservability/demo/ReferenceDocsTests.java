@@ -24,8 +24,8 @@ import dev.controllerobservability.lint.MetricsLinter;
 import dev.controllerobservability.docs.StableMetricsGoldenFile;
 import dev.controllerobservability.test.Promtool;
 import dev.controllerobservability.test.StableMetricsContract;
-import dev.controllerobservability.autoconfigure.rules.ControllerArtefacts;
-import dev.controllerobservability.autoconfigure.rules.LiveMetrics;
+import dev.controllerobservability.live.ControllerArtefacts;
+import dev.controllerobservability.live.LiveMetrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

@@ -22,8 +22,8 @@ import org.springframework.boot.test.context.SpringBootTest;
 import dev.controllerobservability.exposition.ExposedFamily;
 import dev.controllerobservability.internal.rules.PromQl;
 import dev.controllerobservability.test.Promtool;
-import dev.controllerobservability.autoconfigure.rules.ControllerArtefacts;
-import dev.controllerobservability.autoconfigure.rules.LiveMetrics;
+import dev.controllerobservability.live.ControllerArtefacts;
+import dev.controllerobservability.live.LiveMetrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

@@ -7,7 +7,7 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 
 import dev.controllerobservability.lint.LintFinding;
 import dev.controllerobservability.lint.LintReport;
-import dev.controllerobservability.autoconfigure.rules.LiveMetrics;
+import dev.controllerobservability.live.LiveMetrics;
 
 /**
  * {@code /actuator/controllermetricslint}: the lint findings of the current scrape,

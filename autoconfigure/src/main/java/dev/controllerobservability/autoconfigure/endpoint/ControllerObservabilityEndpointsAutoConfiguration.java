@@ -11,9 +11,9 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 
 import dev.controllerobservability.autoconfigure.ControllerObservabilitySettings;
-import dev.controllerobservability.autoconfigure.rules.ControllerArtefacts;
+import dev.controllerobservability.live.ControllerArtefacts;
 import dev.controllerobservability.autoconfigure.rules.ControllerRulesAndLintAutoConfiguration;
-import dev.controllerobservability.autoconfigure.rules.LiveMetrics;
+import dev.controllerobservability.live.LiveMetrics;
 
 /**
  * Auto-configuration of the actuator endpoints {@code controllermetrics},
@@ -31,7 +31,7 @@ public final class ControllerObservabilityEndpointsAutoConfiguration {
 	@ConditionalOnBean(LiveMetrics.class)
 	ControllerMetricsEndpoint controllerMetricsEndpoint(LiveMetrics liveMetrics,
 			ControllerObservabilitySettings settings) {
-		return new ControllerMetricsEndpoint(liveMetrics, settings.namespace());
+		return new ControllerMetricsEndpoint(liveMetrics, settings.core().namespace());
 	}
 
 	@Bean

@@ -18,13 +18,22 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
-import dev.controllerobservability.catalog.ControllerMetrics;
-import dev.controllerobservability.lint.MetricsLinter;
-import dev.controllerobservability.operations.ControllerOperations;
-import dev.controllerobservability.rules.RuleSet;
+import io.micrometer.core.instrument.Tag;
+
+import dev.controllerobservability.InvalidSettingException;
 import dev.controllerobservability.autoconfigure.ControllerObservabilityAutoConfiguration;
-import dev.controllerobservability.autoconfigure.ControllerObservabilitySettings;
 import dev.controllerobservability.autoconfigure.ControllerObservabilityProperties;
+import dev.controllerobservability.autoconfigure.ControllerObservabilitySettings;
+import dev.controllerobservability.autoconfigure.strictness.InvalidObservabilityPropertyException;
+import dev.controllerobservability.catalog.ControllerMetrics;
+import dev.controllerobservability.internal.rules.RuleSettings;
+import dev.controllerobservability.lint.MetricsLinter;
+import dev.controllerobservability.live.ControllerArtefacts;
+import dev.controllerobservability.live.DeclaredMetrics;
+import dev.controllerobservability.live.LiveMetrics;
+import dev.controllerobservability.operations.ControllerOperations;
+import dev.controllerobservability.rules.InvalidRuleException;
+import dev.controllerobservability.rules.RuleSet;
 
 import static org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration.APPLICATION_TASK_EXECUTOR_BEAN_NAME;
 
@@ -41,22 +50,43 @@ public final class ControllerRulesAndLintAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	RuleSet controllerRuleSet(ControllerObservabilitySettings settings, ControllerOperations operations) {
-		return RuleSetFactory.create(settings, operations);
+		RuleSettings rules = settings.rules();
+		try {
+			return rules.toRuleSet(settings.core().namespace(), operations::describe);
+		}
+		catch (InvalidSettingException ex) {
+			throw InvalidObservabilityPropertyException.of(ex);
+		}
+		catch (InvalidRuleException ex) {
+			throw InvalidObservabilityPropertyException
+				.of(ControllerObservabilityProperties.PREFIX + "." + rules.property(ex.getRule()), ex, "");
+		}
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
-	ControllerArtefacts controllerArtefacts(RuleSet rules, ControllerObservabilitySettings settings,
-			ControllerOperations operations, ControllerMetrics metrics, MetricsLinter linter, Environment environment) {
-		String applicationName = environment.getProperty("spring.application.name", settings.namespace());
-		return new ControllerArtefacts(rules, settings, operations, metrics, linter, applicationName,
-				settings.rules().scrape());
+	DeclaredMetrics controllerDeclaredMetrics(ControllerObservabilitySettings settings, ControllerMetrics metrics,
+			ControllerOperations operations) {
+		return new DeclaredMetrics(settings.core().namespace(), metrics, operations,
+				settings.rules().operationNames(settings.core().operationDefinitions().keySet()),
+				settings.core().commonTags().stream().map(Tag::getKey).toList(), settings.core().durationBuckets(),
+				settings.core().disabledMetrics());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	ControllerArtefacts controllerArtefacts(DeclaredMetrics declared, RuleSet rules,
+			ControllerObservabilitySettings settings, MetricsLinter linter, Environment environment) {
+		RuleSettings configured = settings.rules();
+		return new ControllerArtefacts(declared, rules, linter,
+				environment.getProperty("spring.application.name", settings.core().namespace()),
+				configured.prometheusRuleLabels(), configured.window(), configured.scrape());
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
 	MetricsLinter controllerMetricsLinter(ControllerObservabilitySettings settings) {
-		return new MetricsLinter(settings.namespace(), settings.lint().allowedLabels(),
+		return new MetricsLinter(settings.core().namespace(), settings.lint().allowedLabels(),
 				settings.lint().frameworkPrefixes(), ControllerObservabilityProperties.PREFIX + ".lint.allowed-labels");
 	}
 
@@ -67,15 +97,12 @@ public final class ControllerRulesAndLintAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean
 		@ConditionalOnBean(PrometheusMeterRegistry.class)
-		LiveMetrics liveMetrics(PrometheusMeterRegistry registry, ControllerMetrics metrics,
-				ControllerObservabilitySettings settings, MetricsLinter linter, ControllerOperations operations,
+		LiveMetrics liveMetrics(PrometheusMeterRegistry registry, DeclaredMetrics declared, MetricsLinter linter,
 				ObjectProvider<MetricsProperties> metricsProperties,
 				ObjectProvider<PrometheusConfig> prometheusConfig) {
 			MetricsProperties properties = metricsProperties.getIfAvailable();
-			return new LiveMetrics(registry, metrics, settings, linter, operations,
-					RuleSetFactory.operationNames(settings),
-					(properties != null) ? properties.getTags().keySet() : List.of(),
-					prometheusConfig.getIfAvailable(() -> PrometheusConfig.DEFAULT));
+			return new LiveMetrics(registry, prometheusConfig.getIfAvailable(() -> PrometheusConfig.DEFAULT), declared,
+					linter, (properties != null) ? properties.getTags().keySet() : List.of());
 		}
 
 		@Bean
@@ -84,7 +111,7 @@ public final class ControllerRulesAndLintAutoConfiguration {
 				ControllerObservabilitySettings settings,
 				@Qualifier(APPLICATION_TASK_EXECUTOR_BEAN_NAME) ObjectProvider<Executor> applicationTaskExecutor) {
 			return new StartupChecks(liveMetrics, rules, settings.lint().mode(), applicationTaskExecutor,
-					settings.disabledMetrics());
+					settings.core().disabledMetrics());
 		}
 
 	}

@@ -1,8 +1,6 @@
 package dev.controllerobservability.autoconfigure.rules;
 
 import java.util.List;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 
@@ -14,18 +12,16 @@ import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.ApplicationListener;
 
+import dev.controllerobservability.InvalidSettingException;
 import dev.controllerobservability.autoconfigure.LintProperties.Mode;
-import dev.controllerobservability.exposition.ExposedFamily;
+import dev.controllerobservability.autoconfigure.strictness.InvalidObservabilityPropertyException;
 import dev.controllerobservability.exposition.Exposition;
+import dev.controllerobservability.internal.rules.RuleReads;
+import dev.controllerobservability.internal.settings.SettingNames;
 import dev.controllerobservability.lint.LintFinding;
 import dev.controllerobservability.lint.LintReport;
-import dev.controllerobservability.rules.AlertRule;
-import dev.controllerobservability.internal.rules.PromQl;
-import dev.controllerobservability.internal.settings.ClosestName;
-import dev.controllerobservability.rules.RecordingRule;
+import dev.controllerobservability.live.LiveMetrics;
 import dev.controllerobservability.rules.RuleSet;
-import dev.controllerobservability.autoconfigure.ControllerObservabilityProperties;
-import dev.controllerobservability.autoconfigure.strictness.InvalidObservabilityPropertyException;
 
 /**
  * Checks the exposed metrics once the application is ready, on one scrape:
@@ -48,8 +44,6 @@ class StartupChecks implements ApplicationListener<ApplicationReadyEvent> {
 
 	private static final Logger logger = LoggerFactory.getLogger(StartupChecks.class);
 
-	private static final Set<String> SAMPLE_SUFFIXES = Set.of("bucket", "count", "sum", "max");
-
 	private final LiveMetrics liveMetrics;
 
 	private final RuleSet rules;
@@ -71,15 +65,21 @@ class StartupChecks implements ApplicationListener<ApplicationReadyEvent> {
 
 	@Override
 	public void onApplicationEvent(ApplicationReadyEvent event) {
-		Set<String> known = declaredNames();
+		RuleReads reads = new RuleReads(this.rules, this.liveMetrics.declaredFamilies(), this.disabledMetrics,
+				SettingNames.PROPERTIES);
 		// The scrape is needed before readiness only when a rule reads a metric nothing
 		// declares, or for a lint that may stop the application.
 		Exposition exposition = null;
-		if (!readsOnly(known) || this.lintMode == Mode.FAIL) {
+		if (!reads.allKnown() || this.lintMode == Mode.FAIL) {
 			exposition = this.liveMetrics.exposition();
-			exposition.families().forEach((family) -> addSampleNames(known, family));
+			reads.add(exposition.families());
 		}
-		checkRules(known);
+		try {
+			reads.check();
+		}
+		catch (InvalidSettingException ex) {
+			throw InvalidObservabilityPropertyException.of(ex);
+		}
 		if (this.lintMode == Mode.FAIL) {
 			lint(exposition);
 		}
@@ -107,37 +107,6 @@ class StartupChecks implements ApplicationListener<ApplicationReadyEvent> {
 		lint.run();
 	}
 
-	/**
-	 * Sample names of the declared families and the recording rules' names.
-	 */
-	private Set<String> declaredNames() {
-		Set<String> known = new TreeSet<>();
-		this.liveMetrics.declaredFamilies().forEach((family) -> addSampleNames(known, family));
-		this.rules.recordingRules().forEach((rule) -> known.add(rule.name()));
-		return known;
-	}
-
-	/**
-	 * Whether every metric the rules read is among the given names.
-	 */
-	private boolean readsOnly(Set<String> known) {
-		return this.rules.recordingRules()
-			.stream()
-			.allMatch((rule) -> known.containsAll(PromQl.metricNames(rule.expr())))
-				&& this.rules.alerts()
-					.stream()
-					.allMatch((alert) -> known.containsAll(PromQl.metricNames(alert.expr())));
-	}
-
-	private void checkRules(Set<String> known) {
-		for (RecordingRule rule : this.rules.recordingRules()) {
-			check(known, "recording-rules[" + rule.name() + "].expr", rule.expr());
-		}
-		for (AlertRule alert : this.rules.alerts()) {
-			check(known, "alerts." + alert.name() + ".expr", alert.expr());
-		}
-	}
-
 	private void lint(Exposition exposition) {
 		if (this.lintMode == Mode.OFF) {
 			return;
@@ -152,55 +121,6 @@ class StartupChecks implements ApplicationListener<ApplicationReadyEvent> {
 			logger.debug("{} lint finding(s) on framework metrics, which the controller does not name: {}",
 					report.frameworkFindings().size(), report.frameworkFindings());
 		}
-	}
-
-	private static void addSampleNames(Set<String> known, ExposedFamily family) {
-		known.add(family.name());
-		if (family.type().equals("histogram") || family.type().equals("summary")) {
-			known.add(family.name() + "_count");
-			known.add(family.name() + "_sum");
-			known.add(family.name() + "_bucket");
-		}
-	}
-
-	private void check(Set<String> known, String property, String expr) {
-		for (String metric : PromQl.metricNames(expr)) {
-			if (!known.contains(metric)) {
-				String name = ControllerObservabilityProperties.PREFIX + "." + property;
-				int disabled = disabledIndex(metric);
-				if (disabled >= 0) {
-					throw new InvalidObservabilityPropertyException(name, expr,
-							"the expression reads " + metric + ", which " + ControllerObservabilityProperties.PREFIX
-									+ ".disabled-metrics[" + disabled + "] (" + this.disabledMetrics.get(disabled)
-									+ ") turns off, so the rule could never see it",
-							"Remove " + this.disabledMetrics.get(disabled) + " from "
-									+ ControllerObservabilityProperties.PREFIX + ".disabled-metrics, or stop the rule "
-									+ "reading it");
-				}
-				String closest = ClosestName.of(metric, known);
-				throw new InvalidObservabilityPropertyException(name, expr,
-						"the expression reads " + metric + ", which the application neither exposes nor declares",
-						((closest != null) ? "Did you mean " + closest + "? " : "")
-								+ "Fix the metric name; to name an operation's metrics before its first call, list the "
-								+ "operation under controller.observability.operations.definitions");
-			}
-		}
-	}
-
-	/**
-	 * The index in {@code disabled-metrics} of the family a sample name belongs to, or
-	 * -1: {@code x_bucket}, {@code x_count}, {@code x_sum} and the {@code x_max} of an
-	 * operation belong to {@code x}.
-	 */
-	private int disabledIndex(String metric) {
-		for (int i = 0; i < this.disabledMetrics.size(); i++) {
-			String family = this.disabledMetrics.get(i);
-			if (metric.equals(family) || (metric.startsWith(family + "_")
-					&& SAMPLE_SUFFIXES.contains(metric.substring(family.length() + 1)))) {
-				return i;
-			}
-		}
-		return -1;
 	}
 
 }

@@ -42,7 +42,7 @@ class ObservabilityBindFailureAnalyzer extends AbstractFailureAnalyzer<BindExcep
 		// Map keys as written: alerts.LaunchErrors.severity, not alerts.launcherrors, and
 		// metrics.snapshot_size_bytes, not metrics.snapshotsizebytes.
 		String name = PropertyTree.asWritten(cause.getName());
-		String origin = (property != null && property.getOrigin() != null) ? " in " + property.getOrigin() : "";
+		String origin = BoundProperty.in(property);
 		if (resolved.isEnum()) {
 			List<String> allowed = allowedValues(resolved);
 			String last = String.join(" or ", allowed.subList(allowed.size() - 1, allowed.size()));

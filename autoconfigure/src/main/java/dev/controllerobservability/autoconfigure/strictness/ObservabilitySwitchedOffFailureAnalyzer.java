@@ -4,8 +4,6 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.NoSuchBeanDefinitionException;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
-import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
-import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.diagnostics.analyzer.AbstractInjectionFailureAnalyzer;
 import org.springframework.core.Ordered;
@@ -61,15 +59,9 @@ class ObservabilitySwitchedOffFailureAnalyzer extends AbstractInjectionFailureAn
 
 	/** The switch, as the first property source that has it sets it, when it is off. */
 	private @Nullable ConfigurationProperty switchedOff(String name) {
-		ConfigurationPropertyName key = ConfigurationPropertyName.of(name);
-		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(this.environment)) {
-			ConfigurationProperty property = source.getConfigurationProperty(key);
-			if (property != null) {
-				return Boolean.FALSE.equals(OnObservabilitySwitchCondition.asBoolean(property.getValue())) ? property
-						: null;
-			}
-		}
-		return null;
+		ConfigurationProperty property = BoundProperty.read(this.environment, ConfigurationPropertyName.of(name));
+		return (property != null && Boolean.FALSE.equals(OnObservabilitySwitchCondition.asBoolean(property.getValue())))
+				? property : null;
 	}
 
 }

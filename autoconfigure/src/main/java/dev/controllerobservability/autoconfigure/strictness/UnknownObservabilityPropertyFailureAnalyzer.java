@@ -9,8 +9,6 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.bind.UnboundConfigurationPropertiesException;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
-import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
-import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.core.Ordered;
@@ -58,7 +56,7 @@ class UnknownObservabilityPropertyFailureAnalyzer
 		String leaf = reported.getLastElement(ConfigurationPropertyName.Form.DASHED);
 		String reason = unknown.reason(leaf);
 		String written = PropertyTree.asWritten(reported);
-		String action = unknown.suggestion() + "Correct or remove '" + written + "'" + origin(first) + ".";
+		String action = unknown.suggestion() + "Correct or remove '" + written + "'" + BoundProperty.in(first) + ".";
 		return InvalidObservabilityPropertyFailureAnalyzer.analysis(written, value(reported, unbound), reason, action,
 				cause);
 	}
@@ -73,30 +71,17 @@ class UnknownObservabilityPropertyFailureAnalyzer
 	private FailureAnalysis emptyValue(ConfigurationPropertyName name, ConfigurationProperty unbound,
 			UnboundConfigurationPropertiesException cause) {
 		String written = PropertyTree.asWritten(name);
-		ConfigurationProperty read = read(name);
+		ConfigurationProperty read = BoundProperty.read(this.environment, name);
 		if (read != null && read != unbound && isEmpty(read.getValue())) {
 			return InvalidObservabilityPropertyFailureAnalyzer.analysis(written, read.getValue(),
-					"the empty value" + origin(read) + " takes precedence over \"" + unbound.getValue() + "\""
-							+ origin(unbound) + " and sets no value",
-					"Remove the empty value" + origin(read) + ", or give it a value", cause);
+					"the empty value" + BoundProperty.in(read) + " takes precedence over \"" + unbound.getValue() + "\""
+							+ BoundProperty.in(unbound) + " and sets no value",
+					"Remove the empty value" + BoundProperty.in(read) + ", or give it a value", cause);
 		}
 		return InvalidObservabilityPropertyFailureAnalyzer.analysis(written, unbound.getValue(),
 				"the value sets no value: it is empty or converts to nothing",
-				"Give '" + written + "' a value, or remove it to use the default" + origin(unbound) + ".", cause);
-	}
-
-	/** The property as the binder reads it: from the first source that has it. */
-	private @Nullable ConfigurationProperty read(ConfigurationPropertyName name) {
-		if (this.environment == null) {
-			return null;
-		}
-		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(this.environment)) {
-			ConfigurationProperty property = source.getConfigurationProperty(name);
-			if (property != null) {
-				return property;
-			}
-		}
-		return null;
+				"Give '" + written + "' a value, or remove it to use the default" + BoundProperty.in(unbound) + ".",
+				cause);
 	}
 
 	private static boolean isEmpty(@Nullable Object value) {
@@ -128,10 +113,6 @@ class UnknownObservabilityPropertyFailureAnalyzer
 			entries.put(key.toString(), property.getValue());
 		}
 		return entries;
-	}
-
-	private static String origin(ConfigurationProperty property) {
-		return (property.getOrigin() != null) ? " in " + property.getOrigin() : "";
 	}
 
 }

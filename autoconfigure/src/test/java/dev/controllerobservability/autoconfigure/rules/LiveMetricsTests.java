@@ -20,6 +20,7 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.promethe
 import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
+import dev.controllerobservability.live.LiveMetrics;
 import dev.controllerobservability.docs.MetricsReference;
 import dev.controllerobservability.docs.ReferenceEntry;
 import dev.controllerobservability.exposition.ExposedFamily;

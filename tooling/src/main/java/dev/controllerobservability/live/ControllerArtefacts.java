@@ -1,23 +1,18 @@
-package dev.controllerobservability.autoconfigure.rules;
+package dev.controllerobservability.live;
 
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
 
-import io.micrometer.core.instrument.Tag;
-
-import dev.controllerobservability.catalog.ControllerMetrics;
 import dev.controllerobservability.dashboard.GrafanaDashboard;
 import dev.controllerobservability.docs.MetricsReference;
 import dev.controllerobservability.docs.ReferenceEntry;
 import dev.controllerobservability.exposition.Exposition;
 import dev.controllerobservability.lint.MetricsLinter;
-import dev.controllerobservability.operations.ControllerOperations;
 import dev.controllerobservability.operations.OperationDescriptor;
 import dev.controllerobservability.rules.RuleSet;
 import dev.controllerobservability.rules.ScrapeTarget;
-import dev.controllerobservability.autoconfigure.ControllerObservabilitySettings;
 
 /**
  * The deployable artefacts of the running controller: the Prometheus rules file, the
@@ -31,28 +26,38 @@ import dev.controllerobservability.autoconfigure.ControllerObservabilitySettings
  */
 public class ControllerArtefacts {
 
+	private final DeclaredMetrics declared;
+
 	private final RuleSet rules;
-
-	private final ControllerObservabilitySettings settings;
-
-	private final ControllerOperations operations;
-
-	private final ControllerMetrics metrics;
 
 	private final MetricsLinter linter;
 
 	private final String applicationName;
 
+	private final Map<String, String> prometheusRuleLabels;
+
+	private final String window;
+
 	private final ScrapeTarget scrapeTarget;
 
-	ControllerArtefacts(RuleSet rules, ControllerObservabilitySettings settings, ControllerOperations operations,
-			ControllerMetrics metrics, MetricsLinter linter, String applicationName, ScrapeTarget scrapeTarget) {
+	/**
+	 * Creates the artefacts.
+	 * @param declared what the controller declares: its operations and catalog
+	 * @param rules the rule group
+	 * @param linter tells framework metrics from the controller's
+	 * @param applicationName the name the manifests and the dashboard carry
+	 * @param prometheusRuleLabels labels of the {@code PrometheusRule}
+	 * @param window range of the dashboard's rate windows, such as {@code 5m}
+	 * @param scrapeTarget where and how often Prometheus scrapes the controller
+	 */
+	public ControllerArtefacts(DeclaredMetrics declared, RuleSet rules, MetricsLinter linter, String applicationName,
+			Map<String, String> prometheusRuleLabels, String window, ScrapeTarget scrapeTarget) {
+		this.declared = declared;
 		this.rules = rules;
-		this.settings = settings;
-		this.operations = operations;
-		this.metrics = metrics;
 		this.linter = linter;
 		this.applicationName = applicationName;
+		this.prometheusRuleLabels = prometheusRuleLabels;
+		this.window = window;
 		this.scrapeTarget = scrapeTarget;
 	}
 
@@ -77,8 +82,7 @@ public class ControllerArtefacts {
 	 * @return the YAML
 	 */
 	public String prometheusRule() {
-		return this.rules.toPrometheusRule(this.applicationName + "-rules",
-				this.settings.rules().prometheusRuleLabels());
+		return this.rules.toPrometheusRule(this.applicationName + "-rules", this.prometheusRuleLabels);
 	}
 
 	/**
@@ -104,24 +108,24 @@ public class ControllerArtefacts {
 	 * @return the dashboard
 	 */
 	public GrafanaDashboard dashboard() {
-		List<String> commonTags = this.settings.commonTags().stream().map(Tag::getKey).toList();
+		List<String> commonTags = this.declared.commonTagKeys();
 		List<ReferenceEntry> catalog = MetricsReference
-			.of(new Exposition(List.of(), List.of()), this.metrics.declaredFamilies(commonTags),
+			.of(new Exposition(List.of(), List.of()), this.declared.metrics().declaredFamilies(commonTags),
 					this.linter::isFramework)
 			.entries()
 			.stream()
 			.filter((entry) -> entry.replacedBy() == null && !entry.name().endsWith("_max"))
 			.toList();
-		List<OperationDescriptor> operations = RuleSetFactory.operationNames(this.settings)
+		List<OperationDescriptor> operations = this.declared.operationNames()
 			.stream()
-			.map(this.operations::describe)
+			.map(this.declared.operations()::describe)
 			.toList();
-		return GrafanaDashboard.builder(this.applicationName, this.settings.namespace())
+		return GrafanaDashboard.builder(this.applicationName, this.declared.namespace())
 			.operations(operations)
 			.catalog(catalog)
 			.hiddenLabels(Set.copyOf(commonTags))
-			.disabledMetrics(this.settings.disabledMetrics())
-			.window(this.settings.rules().window())
+			.disabledMetrics(this.declared.disabledMetrics())
+			.window(this.window)
 			.build();
 	}
 

@@ -1,6 +1,5 @@
-package dev.controllerobservability.autoconfigure.rules;
+package dev.controllerobservability.live;
 
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -9,20 +8,16 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
-import io.micrometer.core.instrument.Tag;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.prometheus.metrics.config.ExporterProperties;
 import io.prometheus.metrics.config.PrometheusPropertiesLoader;
 
-import dev.controllerobservability.catalog.ControllerMetrics;
 import dev.controllerobservability.docs.MetricsReference;
 import dev.controllerobservability.exposition.ExposedFamily;
 import dev.controllerobservability.exposition.Exposition;
 import dev.controllerobservability.lint.LintReport;
 import dev.controllerobservability.lint.MetricsLinter;
-import dev.controllerobservability.operations.ControllerOperations;
-import dev.controllerobservability.autoconfigure.ControllerObservabilitySettings;
 
 /**
  * What the running application exposes, for documentation, linting and the stability
@@ -52,25 +47,15 @@ import dev.controllerobservability.autoconfigure.ControllerObservabilitySettings
  */
 public class LiveMetrics {
 
-	private static final String MAX_SUFFIX = "_max";
-
 	private final PrometheusMeterRegistry registry;
 
 	private final ExporterProperties exporter;
 
-	private final ControllerMetrics metrics;
-
-	private final ControllerObservabilitySettings settings;
+	private final DeclaredMetrics declared;
 
 	private final MetricsLinter linter;
 
-	private final ControllerOperations operations;
-
-	private final List<String> knownOperations;
-
 	private final List<String> extraLabels;
-
-	private final Set<String> disabledMetrics;
 
 	private final AtomicLong meterChanges = new AtomicLong();
 
@@ -78,20 +63,25 @@ public class LiveMetrics {
 
 	private final LastResult<LintReport> lint = new LastResult<>();
 
-	LiveMetrics(PrometheusMeterRegistry registry, ControllerMetrics metrics, ControllerObservabilitySettings settings,
-			MetricsLinter linter, ControllerOperations operations, List<String> knownOperations,
-			Collection<String> registryTagKeys, PrometheusConfig prometheusConfig) {
+	/**
+	 * Creates the live view and starts counting the registry's meter changes.
+	 * @param registry the application's Prometheus registry
+	 * @param prometheusConfig the registry's configuration, whose exporter properties
+	 * decide what its scrape shows
+	 * @param declared what the controller declares before it has series
+	 * @param linter the linter
+	 * @param registryTagKeys keys of the tags the registry gives every meter (Spring
+	 * Boot's {@code management.metrics.tags}), empty for none
+	 */
+	public LiveMetrics(PrometheusMeterRegistry registry, PrometheusConfig prometheusConfig, DeclaredMetrics declared,
+			MetricsLinter linter, Collection<String> registryTagKeys) {
 		this.registry = registry;
 		this.exporter = exporterProperties(prometheusConfig);
-		this.metrics = metrics;
-		this.settings = settings;
+		this.declared = declared;
 		this.linter = linter;
-		this.operations = operations;
-		this.knownOperations = List.copyOf(knownOperations);
 		Set<String> extraLabels = new LinkedHashSet<>(registryTagKeys);
-		settings.commonTags().stream().map(Tag::getKey).forEach(extraLabels::add);
+		extraLabels.addAll(declared.commonTagKeys());
 		this.extraLabels = List.copyOf(extraLabels);
-		this.disabledMetrics = Set.copyOf(settings.disabledMetrics());
 		registry.config()
 			.onMeterAdded((meter) -> this.meterChanges.incrementAndGet())
 			.onMeterRemoved((meter) -> this.meterChanges.incrementAndGet());
@@ -127,28 +117,14 @@ public class LiveMetrics {
 
 	/**
 	 * Families declared before they have series: catalog metrics, and the operations
-	 * listed under {@code operations.definitions} or given built-in rules, with the
-	 * labels their series will carry (including {@code management.metrics.tags}). A
-	 * family named in {@code disabled-metrics} is left out, with the {@code _max} of a
-	 * disabled histogram.
+	 * declared or given built-in rules, with the labels their series will carry
+	 * (including the registry's own tags, such as Spring Boot's
+	 * {@code management.metrics.tags}). A disabled family is left out, with the
+	 * {@code _max} of a disabled histogram.
 	 * @return the declared families
 	 */
 	public List<ExposedFamily> declaredFamilies() {
-		List<ExposedFamily> families = new ArrayList<>(this.metrics.declaredFamilies(this.extraLabels));
-		for (String operation : this.knownOperations) {
-			for (ExposedFamily family : this.operations.families(operation, this.extraLabels,
-					this.settings.durationBuckets())) {
-				if (!isDisabled(family.name())) {
-					families.add(family);
-				}
-			}
-		}
-		return families;
-	}
-
-	private boolean isDisabled(String family) {
-		return this.disabledMetrics.contains(family) || (family.endsWith(MAX_SUFFIX)
-				&& this.disabledMetrics.contains(family.substring(0, family.length() - MAX_SUFFIX.length())));
+		return this.declared.families(this.extraLabels);
 	}
 
 	/**

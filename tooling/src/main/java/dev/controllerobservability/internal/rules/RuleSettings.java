@@ -1,0 +1,88 @@
+package dev.controllerobservability.internal.rules;
+
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+
+import dev.controllerobservability.internal.metrics.MetricNames;
+import dev.controllerobservability.operations.OperationDescriptor;
+import dev.controllerobservability.rules.AlertRule;
+import dev.controllerobservability.rules.RecordingRule;
+import dev.controllerobservability.rules.RuleSet;
+import dev.controllerobservability.rules.ScrapeTarget;
+
+/**
+ * What the rules file, the {@code PrometheusRule}, the monitors and the dashboard are
+ * generated from, each value checked. The placeholders of alerts and recording rules are
+ * resolved, and the rules checked as Prometheus reads them, by {@link #toRuleSet}.
+ *
+ * @param window range of the rate windows, such as {@code 5m}
+ * @param group name of the rule group
+ * @param prometheusRuleLabels labels of the generated Prometheus Operator resources
+ * @param operations built-in rules per operation, keyed as configured
+ * @param recordingRules recording rules of the user's own, keyed by record name, before
+ * their placeholders are resolved
+ * @param alerts alerts of the user's own, keyed by alert name, before their placeholders
+ * are resolved
+ * @param scrape where and how often Prometheus scrapes the controller
+ */
+public record RuleSettings(String window, String group, Map<String, String> prometheusRuleLabels,
+		Map<String, OperationRuleSettings> operations, Map<String, RecordingRule> recordingRules,
+		Map<String, AlertRule> alerts, ScrapeTarget scrape) {
+
+	/**
+	 * The rule set: the built-in rules of the operations, then the user's own.
+	 * @param namespace the controller's namespace
+	 * @param describe the names and labels of an operation's metrics
+	 * @return the rule set
+	 * @throws dev.controllerobservability.rules.InvalidRuleException for a rule
+	 * Prometheus would refuse, named as {@link #property(String)} says
+	 */
+	public RuleSet toRuleSet(String namespace, Function<String, OperationDescriptor> describe) {
+		RuleSet.Builder builder = RuleSet.builder(namespace, describe).window(this.window).group(this.group);
+		this.operations.forEach((operation, rules) -> {
+			if (rules.errorRatio() != null) {
+				builder.errorRatioAlert(operation, rules.errorRatio().threshold(), rules.errorRatio().forDuration(),
+						rules.errorRatio().severity());
+			}
+			if (rules.latency() != null) {
+				builder.latencyAlert(operation, rules.latency().quantile(), rules.latency().threshold(),
+						rules.latency().forDuration(), rules.latency().severity());
+			}
+			if (rules.stuck() != null) {
+				builder.stuckAlert(operation, rules.stuck().forDuration(), rules.stuck().severity());
+			}
+		});
+		this.recordingRules.values().forEach(builder::recordingRule);
+		this.alerts.values().forEach(builder::alert);
+		return builder.build();
+	}
+
+	/**
+	 * The property below {@code controller.observability} a refused rule came from: an
+	 * alert, a recording rule, or a built-in rule.
+	 * @param rule the refused rule's name
+	 * @return the property
+	 */
+	public String property(String rule) {
+		if (this.alerts.containsKey(rule)) {
+			return "alerts." + rule;
+		}
+		return this.recordingRules.containsKey(rule) ? "recording-rules[" + rule + "]" : "rules.operations";
+	}
+
+	/**
+	 * The operations known before their first call: declared, or given built-in rules.
+	 * @param declared snake_case names of the declared operations
+	 * @return the snake_case names, declared ones first
+	 */
+	public List<String> operationNames(Collection<String> declared) {
+		Set<String> names = new LinkedHashSet<>(declared);
+		this.operations.keySet().forEach((name) -> names.add(MetricNames.toSnakeCase(name)));
+		return List.copyOf(names);
+	}
+
+}
