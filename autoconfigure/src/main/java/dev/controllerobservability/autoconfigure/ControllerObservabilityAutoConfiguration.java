@@ -36,7 +36,9 @@ import dev.controllerobservability.internal.cardinality.CardinalityLimiter;
 import dev.controllerobservability.catalog.ControllerMetrics;
 import dev.controllerobservability.internal.catalog.MetricCatalog;
 import dev.controllerobservability.catalog.MetricDefinition;
+import dev.controllerobservability.InvalidSettingException;
 import dev.controllerobservability.catalog.InvalidMetricDefinitionException;
+import dev.controllerobservability.autoconfigure.strictness.InvalidObservabilityPropertyException;
 import dev.controllerobservability.internal.metrics.ClaimedFamilies;
 import dev.controllerobservability.internal.metrics.NamingPolicy;
 import dev.controllerobservability.internal.metrics.ControllerMeterFilter;
@@ -145,6 +147,10 @@ public final class ControllerObservabilityAutoConfiguration {
 			// A histogram the registry cannot bucket exactly.
 			throw MetricCatalogFactory.invalid(ex,
 					settings.core().metrics().stream().map(MetricDefinition::name).collect(Collectors.toSet()));
+		}
+		catch (InvalidSettingException ex) {
+			// The default buckets, which such a histogram takes.
+			throw InvalidObservabilityPropertyException.of(ex);
 		}
 	}
 

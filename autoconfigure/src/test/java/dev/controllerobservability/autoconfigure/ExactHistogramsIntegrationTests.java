@@ -34,6 +34,7 @@ import dev.controllerobservability.test.PrometheusServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Declared histograms of ratios, bytes, default-bucket seconds and negative values, on
@@ -189,6 +190,14 @@ class ExactHistogramsIntegrationTests {
 					"karpenter_packing_efficiency_ratio_max{cluster=\"dev\",provisioner=\"gpu\",region=\"eu\"} 1.5",
 					"karpenter_claim_size_bytes_max{cluster=\"dev\",region=\"eu\"} 5.0E9")
 			.doesNotContain("karpenter_clock_skew_seconds_max");
+	}
+
+	@Test
+	void keepsOnlyTheNativeFormWhereTheServerAsksForItOnPrometheus2() {
+		assumeTrue(this.prometheus.selfMetrics().matches("(?s).*prometheus_build_info\\{[^}]*version=\"2\\..*"),
+				"a Prometheus 2.x server");
+		assertThat(this.prometheus.query("karpenter_packing_efficiency_ratio_count{job=\"controller\"}")).isEmpty();
+		assertThat(this.prometheus.query("karpenter_packing_efficiency_ratio_count{job=\"text\"}")).hasSize(1);
 	}
 
 	@Test

@@ -49,11 +49,26 @@ class HistogramRegistriesTests {
 				assertThat(analysis).isNotNull();
 				assertThat(analysis.getDescription()).contains("Property: " + RATIO + "buckets\n")
 					.contains("on this registry (AutoConfiguredCompositeMeterRegistry of [PrometheusMeterRegistry, "
-							+ "SimpleMeterRegistry]) a histogram is a Micrometer distribution summary, and "
+							+ "SimpleMeterRegistry]) packing_efficiency_ratio is a Micrometer distribution summary, and "
 							+ "Micrometer rounds each value up to a whole number before it picks its bucket, so a "
 							+ "value just above 0.0 is counted under le=\"1.0\", not le=\"0.25\"");
-				assertThat(analysis.getAction()).startsWith("Declare boundaries that are whole numbers above 0")
+				assertThat(analysis.getAction()).startsWith("Declare boundaries that are whole numbers from 1 to 2^63")
 					.contains("or record to a PrometheusMeterRegistry alone");
+			});
+	}
+
+	@Test
+	void namesTheDefaultBucketsWhenAHistogramWithoutItsOwnTakesThem() {
+		String waits = "controller.observability.metrics.wait_seconds.";
+		this.contextRunner.withUserConfiguration(TwoExports.class)
+			.withPropertyValues(waits + "type=histogram", waits + "unit=seconds", waits + "help=Wait.",
+					"controller.observability.duration-buckets=0.5,2")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				FailureAnalysis analysis = ControllerObservabilityFailureAnalysis.analyze(context.getStartupFailure());
+				assertThat(analysis).isNotNull();
+				assertThat(analysis.getDescription()).contains("Property: controller.observability.duration-buckets\n")
+					.contains("wait_seconds has no buckets of its own and takes these, the default buckets");
 			});
 	}
 

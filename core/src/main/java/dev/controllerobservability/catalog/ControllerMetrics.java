@@ -21,6 +21,8 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
+import io.micrometer.core.instrument.distribution.CountAtBucket;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -81,6 +83,9 @@ public class ControllerMetrics {
 	private final @Nullable CatalogHistograms exactHistograms;
 
 	private final Map<String, Registered> metrics = new LinkedHashMap<>();
+
+	/** The summaries of histograms whose buckets were found exact. */
+	private final Set<DistributionSummary> checkedSummaries = ConcurrentHashMap.newKeySet();
 
 	/** The series of one-label counters, found by name, key and value in one lookup. */
 	private final LabelSetIndex<MetricCounter> oneLabelCounters = new LabelSetIndex<>();
@@ -353,9 +358,9 @@ public class ControllerMetrics {
 				}
 			}
 			else {
-				primary = summary(metric.meterName, metric.help, metric, tags)::record;
+				primary = checkedSummary(name, metric.meterName, metric.help, metric, tags)::record;
 				if (metric.alias != null) {
-					alias = summary(metric.alias.meterName, metric.alias.help, metric, tags)::record;
+					alias = checkedSummary(name, metric.alias.meterName, metric.alias.help, metric, tags)::record;
 				}
 			}
 			CatalogHistograms.Series renamed = alias;
@@ -602,6 +607,42 @@ public class ControllerMetrics {
 			.baseUnit(metric.definition.unit())
 			.tags(tags)
 			.register(this.registry);
+	}
+
+	/**
+	 * A histogram's summary, once its buckets are known to be exact. A meter filter (such
+	 * as Spring Boot's {@code management.metrics.distribution.slo.*}) may give it other
+	 * boundaries than the declared ones in any registry it reaches: boundaries Micrometer
+	 * would bucket wrongly take the summary out of the registries again, and the call is
+	 * refused, so that nothing wrong is exposed.
+	 */
+	private DistributionSummary checkedSummary(String name, String meterName, String help, Registered metric,
+			Tags tags) {
+		DistributionSummary summary = summary(meterName, help, metric, tags);
+		if (metric.definition.type() != MetricType.HISTOGRAM || !this.checkedSummaries.add(summary)) {
+			return summary;
+		}
+		List<MeterRegistry> registries = (this.registry instanceof CompositeMeterRegistry composite)
+				? List.copyOf(composite.getRegistries()) : List.of(this.registry);
+		for (MeterRegistry each : registries) {
+			DistributionSummary own = (each == this.registry) ? summary
+					: each.find(summary.getId().getName()).tags(summary.getId().getTags()).summary();
+			double[] bounds = (own != null)
+					? Arrays.stream(own.takeSnapshot().histogramCounts()).mapToDouble(CountAtBucket::bucket).toArray()
+					: new double[0];
+			String why = (bounds.length > 0) ? HistogramBuckets.wrongBounds(bounds) : null;
+			if (why != null) {
+				this.checkedSummaries.remove(summary);
+				each.remove(own);
+				this.registry.remove(summary);
+				throw new IllegalStateException("Histogram '" + name + "' is not recorded: a meter filter gave it "
+						+ "the boundaries " + Arrays.toString(bounds) + " on " + HistogramBuckets.describe(each)
+						+ " instead of " + Arrays.toString(metric.buckets(this.defaultBuckets)) + ", and Micrometer "
+						+ why + ". Remove that filter or setting for " + meterName
+						+ " (such as management.metrics.distribution.slo." + meterName + ")");
+			}
+		}
+		return summary;
 	}
 
 	private DistributionSummary summary(String meterName, String help, Registered metric, Tags tags) {

@@ -129,7 +129,18 @@ public record MetricDefinition(String name, MetricType type, String help, List<S
 			return this;
 		}
 
+		/**
+		 * The histogram's bucket boundaries, increasing.
+		 * @param buckets the boundaries, such as {@code 0.25, 0.5, 1}
+		 * @return this builder
+		 * @throws IllegalArgumentException if the array is {@code null}
+		 */
 		public Builder buckets(double... buckets) {
+			if (buckets == null) {
+				throw new IllegalArgumentException("Buckets of metric '" + this.name
+						+ "' are a null array; give the boundaries, such as buckets(0.25, 0.5, 1), or leave the call "
+						+ "out for the default buckets");
+			}
 			for (double bucket : buckets) {
 				this.buckets.add(bucket);
 			}

@@ -12,6 +12,8 @@ import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import io.micrometer.core.instrument.distribution.CountAtBucket;
+import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
+import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -24,6 +26,7 @@ import org.slf4j.LoggerFactory;
 import dev.controllerobservability.internal.cardinality.CardinalityLimiter;
 import dev.controllerobservability.internal.catalog.MetricCatalog;
 import dev.controllerobservability.internal.test.Allocations;
+import dev.controllerobservability.InvalidSettingException;
 import dev.controllerobservability.RecordingFailures;
 import dev.controllerobservability.stability.StabilityLevel;
 import dev.controllerobservability.internal.stability.StabilityPolicy;
@@ -463,11 +466,11 @@ class ControllerMetricsTests {
 				assertThat(ex.getField()).isEqualTo("buckets");
 				assertThat(ex.getValue()).isEqualTo(List.of(0.1, 1.0));
 				assertThat(ex.getReason()).isEqualTo("on this registry (CompositeMeterRegistry of "
-						+ "[PrometheusMeterRegistry, SimpleMeterRegistry]) a histogram is a Micrometer "
+						+ "[PrometheusMeterRegistry, SimpleMeterRegistry]) packing_seconds is a Micrometer "
 						+ "distribution summary, and Micrometer rounds each value up to a whole number before it "
 						+ "picks its bucket, so a value just above 0.0 is counted under le=\"1.0\", not le=\"0.1\"");
 				assertThat(ex.getAction())
-					.startsWith("Declare boundaries that are whole numbers above 0, "
+					.startsWith("Declare boundaries that are whole numbers from 1 to 2^63, "
 							+ "such as [1, 2, 5, 10], for packing_seconds")
 					.endsWith("or record to a PrometheusMeterRegistry alone, where declared histograms are exact");
 			});
@@ -487,6 +490,92 @@ class ControllerMetricsTests {
 					List.of(0.5, 5.0)))
 			.withMessageContaining(
 					"Micrometer drops negative values, which this histogram's first boundary -1.0 " + "makes room for");
+	}
+
+	@Test
+	void refusesAHistogramOfNegativeValuesOnTheSimpleRegistryTooWhichWouldDropThem() {
+		List<MetricDefinition> skew = List.of(MetricDefinition.histogram("clock_skew_seconds")
+			.help("Skew.")
+			.unit("seconds")
+			.buckets(-1, 0, 1)
+			.build());
+		assertThatExceptionOfType(InvalidMetricDefinitionException.class)
+			.isThrownBy(() -> new ControllerMetrics(new SimpleMeterRegistry(), MetricCatalog.of("karpenter", skew),
+					new StabilityPolicy(Version.parse("1.4.0"), null, Set.of()), this.limiter, this.failures,
+					List.of(0.5, 5.0)))
+			.withMessageContaining("on this registry (SimpleMeterRegistry)");
+		// A registry of one's own is not taken for the one nothing scrapes.
+		List<MetricDefinition> ratio = List
+			.of(MetricDefinition.histogram("fill_ratio").help("Fill.").unit("ratio").buckets(0.5, 1).build());
+		assertThatExceptionOfType(InvalidMetricDefinitionException.class)
+			.isThrownBy(() -> new ControllerMetrics(new SimpleMeterRegistry() {
+			}, MetricCatalog.of("karpenter", ratio), new StabilityPolicy(Version.parse("1.4.0"), null, Set.of()),
+					this.limiter, this.failures, List.of(0.5, 5.0)));
+	}
+
+	@Test
+	void refusesBoundariesOfTwoToTheSixtyThirdOrMoreThatMicrometerHoldsAsALong() {
+		List<MetricDefinition> huge = List
+			.of(MetricDefinition.histogram("claim_size_bytes").help("Size.").unit("bytes").buckets(1, 1e19).build());
+		assertThatExceptionOfType(InvalidMetricDefinitionException.class)
+			.isThrownBy(() -> new ControllerMetrics(new CompositeMeterRegistry(), MetricCatalog.of("karpenter", huge),
+					new StabilityPolicy(Version.parse("1.4.0"), null, Set.of()), this.limiter, this.failures,
+					List.of(0.5, 5.0)))
+			.withMessageContaining("Micrometer holds each value as a whole number of at most 2^63 - 1, so a value "
+					+ "above 1.0E19 is counted under le=\"1.0E19\", not above it");
+	}
+
+	@Test
+	void namesTheDefaultBucketsWhenAHistogramWithoutItsOwnTakesThem() {
+		List<MetricDefinition> waits = List
+			.of(MetricDefinition.histogram("wait_seconds").help("Wait.").unit("seconds").build());
+		assertThatExceptionOfType(InvalidSettingException.class)
+			.isThrownBy(() -> new ControllerMetrics(new CompositeMeterRegistry(), MetricCatalog.of("karpenter", waits),
+					new StabilityPolicy(Version.parse("1.4.0"), null, Set.of()), this.limiter, this.failures,
+					List.of(0.5, 5.0)))
+			.satisfies((ex) -> {
+				assertThat(ex.getProperty()).isEqualTo("duration-buckets");
+				assertThat(ex.getValue()).isEqualTo(List.of(0.5, 5.0));
+				assertThat(ex.getReason()).contains("wait_seconds has no buckets of its own and takes these");
+			});
+	}
+
+	@Test
+	void refusesAHistogramAMeterFilterGaveBoundariesMicrometerWouldBucketWrongly() {
+		SimpleMeterRegistry child = new SimpleMeterRegistry();
+		child.config().meterFilter(new MeterFilter() {
+			@Override
+			public DistributionStatisticConfig configure(Meter.Id id, DistributionStatisticConfig config) {
+				return DistributionStatisticConfig.builder().serviceLevelObjectives(0.5, 2.5).build().merge(config);
+			}
+		});
+		List<MetricDefinition> pods = List
+			.of(MetricDefinition.histogram("pods_per_node").help("Pods.").buckets(1, 2, 4).build());
+		Logger logger = (Logger) LoggerFactory.getLogger(RecordingFailures.class);
+		ListAppender<ILoggingEvent> appender = new ListAppender<>();
+		appender.start();
+		logger.addAppender(appender);
+		try {
+			ControllerMetrics metrics = new ControllerMetrics(new CompositeMeterRegistry(Clock.SYSTEM, List.of(child)),
+					MetricCatalog.of("karpenter", pods), new StabilityPolicy(Version.parse("1.4.0"), null, Set.of()),
+					this.limiter, this.failures, List.of(0.5, 5.0));
+			metrics.histogram("pods_per_node").observe(0.3);
+			metrics.histogram("pods_per_node").observe(0.6);
+		}
+		finally {
+			logger.detachAppender(appender);
+		}
+		assertThat(child.find("karpenter.pods_per_node").summary()).isNull();
+		// Refused when it was made (a histogram without labels exists from then) and at
+		// each call.
+		assertThat(this.failures.count()).isEqualTo(3);
+		assertThat(appender.list).first()
+			.extracting((event) -> event.getThrowableProxy().getMessage())
+			.isEqualTo("Histogram 'pods_per_node' is not recorded: a meter filter gave it the boundaries [0.5, 2.5] "
+					+ "on SimpleMeterRegistry instead of [1.0, 2.0, 4.0], and Micrometer rounds each value up to a "
+					+ "whole number before it picks its bucket, so a value just above 0.0 is counted under "
+					+ "le=\"2.5\", not le=\"0.5\". Remove that filter or setting for karpenter.pods_per_node (such as "
+					+ "management.metrics.distribution.slo.karpenter.pods_per_node)");
 	}
 
 	@Test

@@ -12,6 +12,14 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 class MetricCatalogTests {
 
 	@Test
+	void refusesANullArrayOfBucketsNamingTheMetricAndTheFix() {
+		assertThatExceptionOfType(IllegalArgumentException.class)
+			.isThrownBy(() -> MetricDefinition.histogram("fill_ratio").buckets((double[]) null))
+			.withMessage("Buckets of metric 'fill_ratio' are a null array; give the boundaries, such as "
+					+ "buckets(0.25, 0.5, 1), or leave the call out for the default buckets");
+	}
+
+	@Test
 	void namesMetersSoPrometheusExposesTheDeclaredName() {
 		MetricCatalog catalog = MetricCatalog.of("karpenter",
 				List.of(MetricDefinition.counter("nodes_launched_total").help("h").build(),
