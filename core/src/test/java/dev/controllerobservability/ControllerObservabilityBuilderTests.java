@@ -8,8 +8,12 @@ import java.util.stream.Stream;
 
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import dev.controllerobservability.catalog.ControllerMetrics;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import io.micrometer.core.instrument.Clock;
+import io.micrometer.core.instrument.Counter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -177,6 +181,12 @@ class ControllerObservabilityBuilderTests {
 							.disabledMetrics(List.of("karpenter_packing_seconds_count")),
 						"disabledMetrics(…) element 0", "karpenter_packing_seconds_count",
 						"is a series of the histogram karpenter_packing_seconds"),
+				refused("disabled-metrics[0]",
+						(b) -> b.namespace("karpenter")
+							.metric(MetricDefinition.histogram("packing_seconds").help("Packing.").build())
+							.disabledMetrics(List.of("karpenter_packing_seconds_max")),
+						"disabledMetrics(…) element 0", "karpenter_packing_seconds_max",
+						"is a series of the histogram karpenter_packing_seconds"),
 				refused("label-allow-list.karpenter_nodes_total.zome",
 						(b) -> b.namespace("karpenter")
 							.metric(MetricDefinition.counter("nodes_total").help("Nodes.").labels("zone").build())
@@ -240,6 +250,41 @@ class ControllerObservabilityBuilderTests {
 		assertThat(child.getMeters()).as("no meter and no filter added")
 			.extracting((meter) -> meter.getId().getName())
 			.containsExactly("after");
+	}
+
+	@Test
+	void deniesAMeterOfOnesOwnThatWouldTakeTheNameOfADeclaredMetric() {
+		PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+		ControllerObservability observability = ControllerObservability.builder(registry)
+			.namespace("w")
+			.meterPrefixes("jobs")
+			.metric(MetricDefinition.counter("jobs_done_total").help("Jobs done.").build())
+			.metric(MetricDefinition.gauge("bind_in_flight").help("Binds waiting.").build())
+			.build();
+		observability.metrics().counter("jobs_done_total").increment();
+		observability.metrics().gauge("bind_in_flight").set(5);
+		Counter.builder("jobs.done").register(registry).increment(10);
+		observability.operations().observe("bind", Tags.empty(), () -> "bound");
+		observability.metrics().counter("jobs_done_total").increment();
+		String scrape = registry.scrape();
+		assertThat(scrape).contains("# HELP w_jobs_done_total [ALPHA] Jobs done.", "w_jobs_done_total 2.0",
+				"# HELP w_bind_in_flight [ALPHA] Binds waiting.", "w_bind_in_flight 5.0");
+		assertThat(observability.failures().count()).isEqualTo(2);
+	}
+
+	@Test
+	void runsCollectorsAtTheStartOfEveryScrapeOfAPrometheusRegistry() {
+		PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+		ControllerMetrics metrics = ControllerObservability.builder(registry)
+			.namespace("widgets")
+			.metric(MetricDefinition.gauge("queue_depth").help("Items waiting.").build())
+			.build()
+			.metrics();
+		int[] calls = new int[1];
+		metrics.collect("queue_depth", (samples) -> samples.add(++calls[0]));
+		assertThat(registry.scrape()).contains("widgets_queue_depth 1.0");
+		assertThat(registry.getPrometheusRegistry().scrape().get(0)).isNotNull();
+		assertThat(registry.scrape()).contains("widgets_queue_depth 3.0");
 	}
 
 	@Test

@@ -204,19 +204,4 @@ public final class ControllerObservabilityAutoConfiguration {
 		return references;
 	}
 
-	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnClass({ PrometheusRegistry.class, PrometheusMeterRegistry.class })
-	static class PrometheusConfiguration {
-
-		@Bean
-		@ConditionalOnBean(PrometheusRegistry.class)
-		PrometheusCollectorRefresh prometheusCollectorRefresh(PrometheusRegistry prometheusRegistry,
-				ControllerMetrics metrics) {
-			PrometheusCollectorRefresh refresh = new PrometheusCollectorRefresh(metrics);
-			prometheusRegistry.register(refresh);
-			return refresh;
-		}
-
-	}
-
 }

@@ -30,6 +30,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import dev.controllerobservability.catalog.ControllerMetrics;
 import dev.controllerobservability.internal.rules.RuleSettings;
 import dev.controllerobservability.internal.settings.CheckedSettings;
 import dev.controllerobservability.internal.settings.SettingNames;
@@ -140,7 +141,15 @@ class ControllerObservabilityAutoConfigurationTests {
 	void refreshesCollectorsBeforeEachPrometheusScrape() {
 		this.contextRunner.withConfiguration(AutoConfigurations
 			.of(org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusMetricsExportAutoConfiguration.class))
-			.run((context) -> assertThat(context).hasSingleBean(PrometheusCollectorRefresh.class));
+			.withPropertyValues("controller.observability.metrics.queue_depth.type=gauge",
+					"controller.observability.metrics.queue_depth.help=Items waiting.")
+			.run((context) -> {
+				int[] calls = new int[1];
+				context.getBean(ControllerMetrics.class).collect("queue_depth", (samples) -> samples.add(++calls[0]));
+				PrometheusMeterRegistry registry = context.getBean(PrometheusMeterRegistry.class);
+				assertThat(registry.scrape()).contains("queue_depth 1.0");
+				assertThat(registry.scrape()).contains("queue_depth 2.0");
+			});
 	}
 
 	@Test

@@ -18,6 +18,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 import dev.controllerobservability.internal.cardinality.CardinalityLimiter;
 import dev.controllerobservability.catalog.ControllerMetrics;
+import dev.controllerobservability.internal.catalog.PrometheusCollectorRefresh;
 import dev.controllerobservability.internal.catalog.MetricCatalog;
 import dev.controllerobservability.catalog.MetricDefinition;
 import dev.controllerobservability.RecordingFailures;

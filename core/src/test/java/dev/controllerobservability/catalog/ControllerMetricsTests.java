@@ -431,6 +431,27 @@ class ControllerMetricsTests {
 	}
 
 	@Test
+	void recordsARenamedHistogramExactlyUnderBothNames() {
+		PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+		List<MetricDefinition> renamed = List.of(MetricDefinition.histogram("fill_ratio")
+			.help("Fill.")
+			.unit("ratio")
+			.buckets(0.25, 0.5)
+			.replaces("packing_ratio", "1.4.0")
+			.build());
+		MetricHistogram histogram = new ControllerMetrics(prometheus, MetricCatalog.of("karpenter", renamed),
+				new StabilityPolicy(Version.parse("1.4.0"), null, Set.of()), this.limiter, this.failures,
+				List.of(0.5, 5.0))
+			.histogram("fill_ratio");
+		histogram.observe(0.25);
+		histogram.observe(0.3);
+		for (String family : List.of("karpenter_fill_ratio", "karpenter_packing_ratio")) {
+			assertThat(prometheus.scrape().lines()).contains(family + "_bucket{le=\"0.25\"} 1",
+					family + "_bucket{le=\"0.5\"} 2", family + "_count 2", family + "_max 0.3");
+		}
+	}
+
+	@Test
 	void recordsAHistogramWithoutBucketsOnTheSimpleRegistryWhereMicrometerWouldRoundItsValuesUp() {
 		Logger logger = (Logger) LoggerFactory.getLogger(ControllerMetrics.class);
 		ListAppender<ILoggingEvent> appender = new ListAppender<>();

@@ -45,11 +45,20 @@ public interface CatalogHistograms {
 	 * the Prometheus client is not on the class path
 	 */
 	static @Nullable CatalogHistograms of(MeterRegistry registry, NamingPolicy naming, ClaimedFamilies claimed) {
-		if (!isPresent("io.micrometer.prometheusmetrics.PrometheusMeterRegistry")
-				|| !isPresent("io.prometheus.metrics.model.registry.PrometheusRegistry")) {
+		if (!isPrometheusPresent()) {
 			return null;
 		}
 		return PrometheusCatalogHistograms.of(registry, naming, claimed);
+	}
+
+	/**
+	 * Whether Micrometer's Prometheus registry and the Prometheus client are on the class
+	 * path.
+	 * @return whether they are
+	 */
+	static boolean isPrometheusPresent() {
+		return isPresent("io.micrometer.prometheusmetrics.PrometheusMeterRegistry")
+				&& isPresent("io.prometheus.metrics.model.registry.PrometheusRegistry");
 	}
 
 	private static boolean isPresent(String className) {

@@ -108,13 +108,28 @@ public final class ClaimedFamilies {
 	 * {@code rename the declared histogram}
 	 * @return whether they are claimed
 	 */
-	public synchronized boolean claim(List<String> families, String owner, String alternative) {
+	public boolean claim(List<String> families, String owner, String alternative) {
+		return claim(families, owner, alternative, Set.of());
+	}
+
+	/**
+	 * Claims family names for meters of the registry itself, unless another Micrometer
+	 * meter took one of them already: meters of the given names may take them, any other
+	 * meter is denied.
+	 * @param families Prometheus family names
+	 * @param owner what registers them, for the message of a refusal
+	 * @param alternative the other fix of a refused meter than renaming it
+	 * @param meterNames the names of the meters that are the owner's own, such as the
+	 * declared metric {@code karpenter.nodes_launched}
+	 * @return whether they are claimed
+	 */
+	public synchronized boolean claim(List<String> families, String owner, String alternative, Set<String> meterNames) {
 		for (String family : families) {
 			if (this.micrometerFamilies.contains(family)) {
 				return false;
 			}
 		}
-		families.forEach((family) -> this.owners.put(family, new Claim(owner, alternative)));
+		families.forEach((family) -> this.owners.put(family, new Claim(owner, alternative, Set.copyOf(meterNames))));
 		return true;
 	}
 
@@ -143,7 +158,8 @@ public final class ClaimedFamilies {
 	synchronized @Nullable String clash(Meter.Id id) {
 		List<String> families = PrometheusNames.registryNames(id);
 		for (String family : families) {
-			if (this.owners.containsKey(family)) {
+			Claim claim = this.owners.get(family);
+			if (claim != null && !claim.meterNames().contains(id.getName())) {
 				return family;
 			}
 		}
@@ -160,7 +176,8 @@ public final class ClaimedFamilies {
 	IllegalStateException refusal(Meter.Id id, String family) {
 		Claim claim;
 		synchronized (this) {
-			claim = this.owners.getOrDefault(family, new Claim("the starter", this.settingNames.micrometerBackend()));
+			claim = this.owners.getOrDefault(family,
+					new Claim("the starter", this.settingNames.micrometerBackend(), Set.of()));
 		}
 		// A gauge without a unit may be a time gauge: the registry adds _seconds after
 		// the filters ran.
@@ -188,8 +205,11 @@ public final class ClaimedFamilies {
 		}
 	}
 
-	/** Who claimed a family, and the other fix of a meter refused for it. */
-	private record Claim(String owner, String alternative) {
+	/**
+	 * Who claimed a family, the other fix of a meter refused for it, and the meters of
+	 * the owner's that may take it.
+	 */
+	private record Claim(String owner, String alternative, Set<String> meterNames) {
 	}
 
 }

@@ -46,7 +46,11 @@ public final class SettingReferences {
 
 	private static final String DURATION_FAMILY_SUFFIX = "_" + MetricConventions.DURATION_SUFFIX + "_seconds";
 
-	private static final List<String> HISTOGRAM_SERIES_SUFFIXES = List.of("_bucket", "_count", "_sum");
+	/**
+	 * The series of a histogram's family, and its {@code _max} gauge, which comes and
+	 * goes with the histogram.
+	 */
+	private static final List<String> HISTOGRAM_SERIES_SUFFIXES = List.of("_bucket", "_count", "_sum", "_max");
 
 	private final String namespace;
 

@@ -1,9 +1,14 @@
 package dev.controllerobservability.internal.wiring;
 
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.Map;
 
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import io.micrometer.observation.ObservationPredicate;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
@@ -13,7 +18,10 @@ import dev.controllerobservability.catalog.ControllerMetrics;
 import dev.controllerobservability.internal.cardinality.CardinalityLimiter;
 import dev.controllerobservability.internal.catalog.CatalogHistograms;
 import dev.controllerobservability.internal.catalog.MetricCatalog;
+import dev.controllerobservability.internal.catalog.PrometheusCollectorRefresh;
+import dev.controllerobservability.catalog.MetricDefinition;
 import dev.controllerobservability.internal.metrics.ClaimedFamilies;
+import dev.controllerobservability.internal.metrics.PrometheusNames;
 import dev.controllerobservability.internal.metrics.NamingPolicy;
 import dev.controllerobservability.internal.operations.OperationRecorder;
 import dev.controllerobservability.internal.settings.CheckedSettings;
@@ -87,8 +95,43 @@ public final class ObservabilityParts {
 	 */
 	public static ControllerMetrics metrics(MeterRegistry registry, MetricCatalog catalog, CheckedSettings settings,
 			CardinalityLimiter limiter, RecordingFailures failures, NamingPolicy naming, ClaimedFamilies claimed) {
-		return new ControllerMetrics(registry, catalog, settings.stability(), limiter, failures,
+		claimCatalog(catalog, claimed, failures);
+		ControllerMetrics metrics = new ControllerMetrics(registry, catalog, settings.stability(), limiter, failures,
 				CatalogHistograms.of(registry, naming, claimed), settings.durationBuckets(), settings.settingNames());
+		PrometheusCollectorRefresh.registerWith(registry, metrics);
+		return metrics;
+	}
+
+	/**
+	 * Claims the family names of every declared metric, and of the old name of a renamed
+	 * one, for the catalog's own meters: the meter filter then denies any other meter
+	 * that would be exposed under one of them (a meter of one's own under a meter prefix,
+	 * the in-flight gauge of an undeclared operation), which Micrometer would otherwise
+	 * mix into the declared metric's family without a word.
+	 */
+	private static void claimCatalog(MetricCatalog catalog, ClaimedFamilies claimed, RecordingFailures failures) {
+		for (MetricDefinition definition : catalog.definitions()) {
+			Meter.Type type = switch (definition.type()) {
+				case COUNTER -> Meter.Type.COUNTER;
+				case HISTOGRAM, SUMMARY -> Meter.Type.DISTRIBUTION_SUMMARY;
+				default -> Meter.Type.GAUGE;
+			};
+			List<String> names = (definition.replaces() != null) ? List.of(definition.name(), definition.replaces())
+					: List.of(definition.name());
+			Set<String> meterNames = new HashSet<>();
+			List<String> families = new ArrayList<>();
+			for (String name : names) {
+				String meterName = catalog.meterName(name, definition.type());
+				meterNames.add(meterName);
+				families.addAll(PrometheusNames
+					.registryNames(new Meter.Id(meterName, Tags.empty(), definition.unit(), null, type)));
+			}
+			String exposed = catalog.exposedName(definition.name());
+			if (!claimed.claim(families, "the declared metric " + exposed, "rename the declared metric", meterNames)) {
+				failures.record("registration of " + definition.name(),
+						claimed.taken("Metric " + exposed, exposed, "rename the declared metric"));
+			}
+		}
 	}
 
 	/**
