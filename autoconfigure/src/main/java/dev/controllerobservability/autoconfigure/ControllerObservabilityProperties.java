@@ -47,7 +47,8 @@ import dev.controllerobservability.internal.metrics.MetricConventions;
  * as nodes_launched_total.
  * @param lint Linting of the exposed metrics at start-up.
  * @param alerts Alerting rules, keyed by PascalCase alert name. Expressions may use
- * ${namespace}, ${operation.<name>.duration} and ${operation.<name>.in_flight}.
+ * ${namespace} and, for an operation such as bind, ${operation.bind.duration} and
+ * ${operation.bind.in_flight}.
  * @param recordingRules Recording rules, keyed by level:metric:operations name (use
  * brackets in configuration keys, such as "[provisioner:karpenter_nodes_total:rate5m]").
  * @param rules The rule group and the built-in operation rules.
