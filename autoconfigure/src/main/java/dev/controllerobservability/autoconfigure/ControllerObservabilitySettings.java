@@ -56,22 +56,21 @@ public record ControllerObservabilitySettings(CheckedSettings core, boolean dire
 		ConfigurationStrictness.Checked checked = ConfigurationStrictness.check(environment);
 		checkRegistryTags(environment);
 		try {
-			OperationsProperties operations = properties.getOperations();
-			String namespace = (properties.getNamespace() != null) ? properties.getNamespace()
+			OperationsProperties operations = properties.operations();
+			String namespace = (properties.namespace() != null) ? properties.namespace()
 					: SettingValues.derivedNamespace(environment.getProperty("spring.application.name"));
-			CheckedSettings core = new SettingValues(namespace, properties.getCommonTags(),
-					properties.getDurationBuckets(), properties.getMeterPrefixes(), properties.getErrorLogInterval(),
-					operations.getTags(), definitions(operations, checked).entrySet(), operations.getMaxOperations(),
-					properties.getVersion(), buildVersion, properties.getShowHiddenMetricsForVersion(),
-					properties.getDisabledMetrics(), properties.getLabelAllowList(), properties.getMaxLabelValues(),
-					properties.getMaxLabelValueLength(), properties.getMaxSeriesPerMetric())
-				.check((checkedNamespace) -> MetricCatalogFactory.definitions(checkedNamespace,
-						properties.getMetrics()), SettingNames.PROPERTIES);
-			LintProperties lint = properties.getLint();
-			return new ControllerObservabilitySettings(core, operations.isDirectRecording(), operations.getBackend(),
+			CheckedSettings core = new SettingValues(namespace, properties.commonTags(), properties.durationBuckets(),
+					properties.meterPrefixes(), properties.errorLogInterval(), operations.tags(),
+					definitions(operations, checked).entrySet(), operations.maxOperations(), properties.version(),
+					buildVersion, properties.showHiddenMetricsForVersion(), properties.disabledMetrics(),
+					properties.labelAllowList(), properties.maxLabelValues(), properties.maxLabelValueLength(),
+					properties.maxSeriesPerMetric())
+				.check((checkedNamespace) -> MetricCatalogFactory.definitions(checkedNamespace, properties.metrics()),
+						SettingNames.PROPERTIES);
+			LintProperties lint = properties.lint();
+			return new ControllerObservabilitySettings(core, operations.directRecording(), operations.backend(),
 					RulesResolver.resolve(properties, core.namespace(), environment),
-					new Lint(Set.copyOf(lint.getAllowedLabels()), List.copyOf(lint.getFrameworkPrefixes()),
-							lint.getMode()));
+					new Lint(Set.copyOf(lint.allowedLabels()), List.copyOf(lint.frameworkPrefixes()), lint.mode()));
 		}
 		catch (InvalidSettingException ex) {
 			throw InvalidObservabilityPropertyException.of(ex);
@@ -84,13 +83,12 @@ public record ControllerObservabilitySettings(CheckedSettings core, boolean dire
 	 */
 	private static Map<String, OperationDefinition> definitions(OperationsProperties properties,
 			ConfigurationStrictness.Checked checked) {
-		Map<String, OperationDefinitionProperties> configured = new LinkedHashMap<>(properties.getDefinitions());
+		Map<String, OperationDefinitionProperties> configured = new LinkedHashMap<>(properties.definitions());
 		checked.emptyOperationDefinitions()
-			.forEach((name) -> configured.putIfAbsent(name, new OperationDefinitionProperties()));
+			.forEach((name) -> configured.putIfAbsent(name, OperationDefinitionProperties.defaults()));
 		Map<String, OperationDefinition> definitions = new LinkedHashMap<>();
-		configured
-			.forEach((name, definition) -> definitions.put(name, new OperationDefinition(definition.getSubsystem(),
-					definition.getDescription(), definition.getBuckets(), definition.getStability())));
+		configured.forEach((name, definition) -> definitions.put(name, new OperationDefinition(definition.subsystem(),
+				definition.description(), definition.buckets(), definition.stability())));
 		return definitions;
 	}
 

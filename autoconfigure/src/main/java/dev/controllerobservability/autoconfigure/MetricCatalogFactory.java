@@ -77,13 +77,13 @@ final class MetricCatalogFactory {
 	}
 
 	private static MetricDefinition definition(String name, MetricProperties metric) {
-		if (metric.getType() == null) {
+		if (metric.type() == null) {
 			throw new InvalidObservabilityPropertyException(PREFIX + name + ".type", null, "every metric needs a type",
 					"Set it to one of counter, gauge, histogram, summary or info");
 		}
-		return new MetricDefinition(name, metric.getType(), metric.getHelp(), metric.getLabels(), metric.getBuckets(),
-				metric.getUnit(), metric.getStability(), metric.getDeprecatedVersion(), metric.getReplaces(),
-				metric.getRenamedIn(), metric.getLabelValues());
+		return new MetricDefinition(name, metric.type(), metric.help(), metric.labels(), metric.buckets(),
+				metric.unit(), metric.stability(), metric.deprecatedVersion(), metric.replaces(), metric.renamedIn(),
+				metric.labelValues());
 	}
 
 }

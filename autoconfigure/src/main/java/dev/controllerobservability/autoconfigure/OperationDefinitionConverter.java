@@ -15,7 +15,7 @@ class OperationDefinitionConverter implements Converter<String, OperationDefinit
 			throw new IllegalArgumentException("an operation's definition holds subsystem, description, buckets and "
 					+ "stability; it is not a single text");
 		}
-		return new OperationDefinitionProperties();
+		return OperationDefinitionProperties.defaults();
 	}
 
 }

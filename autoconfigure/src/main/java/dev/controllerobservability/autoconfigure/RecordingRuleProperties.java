@@ -1,37 +1,15 @@
 package dev.controllerobservability.autoconfigure;
 
-import java.util.LinkedHashMap;
 import java.util.Map;
+
+import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
  * One recording rule.
+ *
+ * @param expr PromQL expression.
+ * @param labels Extra labels.
  */
-public class RecordingRuleProperties {
-
-	/**
-	 * PromQL expression.
-	 */
-	private String expr;
-
-	/**
-	 * Extra labels.
-	 */
-	private Map<String, String> labels = new LinkedHashMap<>();
-
-	public String getExpr() {
-		return this.expr;
-	}
-
-	public void setExpr(String expr) {
-		this.expr = expr;
-	}
-
-	public Map<String, String> getLabels() {
-		return this.labels;
-	}
-
-	public void setLabels(Map<String, String> labels) {
-		this.labels = labels;
-	}
+public record RecordingRuleProperties(String expr, @DefaultValue Map<String, String> labels) {
 
 }

@@ -26,44 +26,45 @@ final class RulesResolver {
 
 	static RuleSettings resolve(ControllerObservabilityProperties properties, String namespace,
 			Environment environment) {
-		RulesProperties configured = properties.getRules();
-		String window = RuleSettingRules.window(configured.getWindow());
+		RulesProperties configured = properties.rules();
+		String window = RuleSettingRules.window(configured.window());
 		Map<String, OperationRuleSettings> operations = new LinkedHashMap<>();
-		configured.getOperations()
+		configured.operations()
 			.forEach((operation, rules) -> operations.put(RuleSettingRules.operationName(operation),
 					operationSettings(operation, window, rules)));
 		Map<String, RecordingRule> recordingRules = new LinkedHashMap<>();
-		properties.getRecordingRules()
+		properties.recordingRules()
 			.forEach((name, recording) -> recordingRules.put(name,
-					new RecordingRule(name, recording.getExpr(), recording.getLabels())));
+					new RecordingRule(name, recording.expr(), recording.labels())));
 		Map<String, AlertRule> alerts = new LinkedHashMap<>();
-		properties.getAlerts()
+		properties.alerts()
 			.forEach((name, alert) -> alerts.put(name,
-					new AlertRule(name, alert.getExpr(), alert.getFor(),
-							(alert.getSeverity() != null) ? alert.getSeverity().toString() : null, alert.getSummary(),
-							alert.getDescription(), alert.getRunbookUrl(), alert.getLabels(), alert.getAnnotations())));
-		String group = RuleSettingRules
-			.group((configured.getGroup() != null) ? configured.getGroup() : namespace + ".rules", namespace);
+					new AlertRule(name, alert.expr(), alert.forDuration(),
+							(alert.severity() != null) ? alert.severity().toString() : null, alert.summary(),
+							alert.description(), alert.runbookUrl(), alert.labels(), alert.annotations())));
+		String group = RuleSettingRules.group((configured.group() != null) ? configured.group() : namespace + ".rules",
+				namespace);
 		Map<String, String> ruleLabels = Collections.unmodifiableMap(
-				RuleSettingRules.prometheusRuleLabels(new LinkedHashMap<>(configured.getPrometheusRuleLabels())));
+				RuleSettingRules.prometheusRuleLabels(new LinkedHashMap<>(configured.prometheusRuleLabels())));
 		String applicationName = environment.getProperty("spring.application.name", namespace);
 		return new RuleSettings(window, group, ruleLabels, Collections.unmodifiableMap(operations),
 				Collections.unmodifiableMap(recordingRules), Collections.unmodifiableMap(alerts),
-				ScrapeTargetFactory.create(properties.getScrape(), ruleLabels, environment, applicationName));
+				ScrapeTargetFactory.create(properties.scrape(), ruleLabels, environment, applicationName));
 	}
 
 	private static OperationRuleSettings operationSettings(String operation, String window,
 			OperationRulesProperties rules) {
-		var error = rules.getErrorRatio();
-		var slow = rules.getLatency();
-		var inFlight = rules.getStuck();
+		var error = rules.errorRatio();
+		var slow = rules.latency();
+		var inFlight = rules.stuck();
 		return new OperationRuleSettings(window,
-				error.isEnabled() ? new OperationRuleSettings.ErrorRatio(operation, error.getThreshold(),
-						error.getFor(), error.getSeverity()) : null,
-				slow.isEnabled() ? new OperationRuleSettings.Latency(operation, slow.getQuantile(), slow.getThreshold(),
-						slow.getFor(), slow.getSeverity()) : null,
-				inFlight.isEnabled()
-						? new OperationRuleSettings.Stuck(operation, inFlight.getFor(), inFlight.getSeverity()) : null);
+				error.enabled() ? new OperationRuleSettings.ErrorRatio(operation, error.threshold(),
+						error.forDuration(), error.severity()) : null,
+				slow.enabled() ? new OperationRuleSettings.Latency(operation, slow.quantile(), slow.threshold(),
+						slow.forDuration(), slow.severity()) : null,
+				inFlight.enabled()
+						? new OperationRuleSettings.Stuck(operation, inFlight.forDuration(), inFlight.severity())
+						: null);
 	}
 
 }

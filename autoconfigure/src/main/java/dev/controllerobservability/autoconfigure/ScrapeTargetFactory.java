@@ -26,8 +26,8 @@ final class ScrapeTargetFactory {
 			String applicationName) {
 		Binder binder = Binder.get(environment);
 		boolean managementPort = binder.bind("management.server.port", Integer.class).isBound();
-		String port = (scrape.getPort() != null) ? scrape.getPort() : managementPort ? "management" : "http";
-		Map<String, String> selector = new LinkedHashMap<>(scrape.getSelector());
+		String port = (scrape.port() != null) ? scrape.port() : managementPort ? "management" : "http";
+		Map<String, String> selector = new LinkedHashMap<>(scrape.selector());
 		if (selector.isEmpty()) {
 			selector.put("app.kubernetes.io/name", applicationName);
 		}
@@ -38,7 +38,7 @@ final class ScrapeTargetFactory {
 					.orElse("prometheus")
 					.replaceAll("^/+", "");
 		return new ScrapeTarget(applicationName, selector, labels, port, path.startsWith("/") ? path : "/" + path,
-				scrape.getInterval());
+				scrape.interval());
 	}
 
 	/** A base path without its trailing slash ("" for the root). */

@@ -11,6 +11,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.BeanWrapper;
 import org.springframework.beans.BeanWrapperImpl;
+import org.springframework.boot.context.properties.bind.Binder;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -29,7 +30,7 @@ class ConfigurationMetadataTests {
 
 	@Test
 	void metadataStatesEveryDefaultOfTheProperties() {
-		BeanWrapper defaults = new BeanWrapperImpl(new ControllerObservabilityProperties());
+		BeanWrapper defaults = new BeanWrapperImpl(defaults());
 		List<String> checked = new ArrayList<>();
 		for (JsonNode property : this.metadata.get("properties")) {
 			String name = property.get("name").asString();
@@ -57,7 +58,7 @@ class ConfigurationMetadataTests {
 
 	@Test
 	void operationsCarryNoTagKeysUnlessConfigured() {
-		assertThat(new ControllerObservabilityProperties().getOperations().getTags()).isEmpty();
+		assertThat(defaults().operations().tags()).isEmpty();
 		JsonNode tags = property(PREFIX + "operations.tags");
 		assertThat(tags.get("defaultValue").isArray()).isTrue();
 		assertThat(tags.get("defaultValue").size()).isZero();
@@ -69,6 +70,12 @@ class ConfigurationMetadataTests {
 		assertThat(buckets.size()).isEqualTo(40);
 		assertThat(buckets.get(0).asDouble()).isEqualTo(0.005);
 		assertThat(buckets.get(39).asDouble()).isEqualTo(60.0);
+	}
+
+	/** The properties as bound from no configuration at all. */
+	private static ControllerObservabilityProperties defaults() {
+		return new Binder().bindOrCreate(ControllerObservabilityProperties.PREFIX,
+				ControllerObservabilityProperties.class);
 	}
 
 	private JsonNode property(String name) {

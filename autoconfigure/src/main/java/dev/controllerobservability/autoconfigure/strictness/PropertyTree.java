@@ -1,9 +1,10 @@
 package dev.controllerobservability.autoconfigure.strictness;
 
-import java.beans.PropertyDescriptor;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -11,6 +12,7 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.BeanUtils;
+import org.springframework.boot.context.properties.bind.Name;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.core.ResolvableType;
 
@@ -19,8 +21,8 @@ import dev.controllerobservability.autoconfigure.ControllerObservabilityProperti
 
 /**
  * The property names {@link ControllerObservabilityProperties} binds, walked along a
- * name's elements as Spring Boot's binder walks them: a bean's properties, a map's keys
- * (one element for a map of beans or maps, any rest for a map of values), a list's
+ * name's elements as Spring Boot's binder walks them: a record's components, a map's keys
+ * (one element for a map of records or maps, any rest for a map of values), a list's
  * indexes. Finds the first element that binds to nothing, the names known at that place
  * and the closest of them, so every "unknown property" message reads alike whatever the
  * property source.
@@ -48,8 +50,8 @@ final class PropertyTree {
 	}
 
 	/**
-	 * The map keys along a name, as the binder reads them: one element for a map of beans
-	 * or maps, the rest of the name for a map of values. For
+	 * The map keys along a name, as the binder reads them: one element for a map of
+	 * records or maps, the rest of the name for a map of values. For
 	 * {@code alerts.Name.labels.team} they are {@code [1, 2)} (the alert name) and
 	 * {@code [3, 4)} (the label key).
 	 * @param elements the elements below {@code controller.observability}
@@ -72,11 +74,11 @@ final class PropertyTree {
 				i++;
 			}
 			else {
-				PropertyDescriptor property = isNode(type) ? property(owner, normalized(elements.get(i))) : null;
+				ResolvableType property = isNode(type) ? property(owner, normalized(elements.get(i))) : null;
 				if (property == null) {
 					break;
 				}
-				type = ResolvableType.forMethodReturnType(property.getReadMethod());
+				type = property;
 				i++;
 			}
 		}
@@ -155,15 +157,13 @@ final class PropertyTree {
 		int last = joined ? elements.size() - 1 : index;
 		for (int end = index; end <= last; end++) {
 			span.append(normalized(elements.get(end)));
-			PropertyDescriptor property = property(owner, span.toString());
-			ResolvableType propertyType = (property != null)
-					? ResolvableType.forMethodReturnType(property.getReadMethod()) : null;
-			if (property != null && end > index && Map.class.isAssignableFrom(propertyType.resolve(Object.class))) {
+			ResolvableType propertyType = property(owner, span.toString());
+			if (propertyType != null && end > index && Map.class.isAssignableFrom(propertyType.resolve(Object.class))) {
 				// The binder finds map entries only under the map's canonical name, as
 				// one word.
 				return new Unknown(index, List.of(), null, inMap, new int[] { index, end + 1 });
 			}
-			if (property != null) {
+			if (propertyType != null) {
 				Unknown unknown = walk(propertyType, elements, end + 1, joined, inMap);
 				if (unknown == null) {
 					return null;
@@ -193,14 +193,34 @@ final class PropertyTree {
 		return !element.isEmpty() && element.chars().allMatch(Character::isDigit);
 	}
 
-	private static PropertyDescriptor property(Class<?> owner, String normalizedName) {
-		for (PropertyDescriptor property : BeanUtils.getPropertyDescriptors(owner)) {
-			if (property.getReadMethod() != null && !"class".equals(property.getName())
-					&& property.getName().toLowerCase(Locale.ROOT).equals(normalizedName)) {
-				return property;
-			}
+	private static ResolvableType property(Class<?> owner, String normalizedName) {
+		return properties(owner).entrySet()
+			.stream()
+			.filter((property) -> normalized(property.getKey()).equals(normalizedName))
+			.map(Map.Entry::getValue)
+			.findFirst()
+			.orElse(null);
+	}
+
+	/**
+	 * The properties a record binds through its constructor, by camel-case name (as
+	 * renamed by {@link Name}); every properties class of the starter is a record.
+	 * @param owner a properties class
+	 * @return each property's type, in declaration order; none for any other class
+	 */
+	private static Map<String, ResolvableType> properties(Class<?> owner) {
+		Map<String, ResolvableType> properties = new LinkedHashMap<>();
+		if (!owner.isRecord()) {
+			return properties;
 		}
-		return null;
+		RecordComponent[] components = owner.getRecordComponents();
+		Constructor<?> constructor = BeanUtils.getResolvableConstructor(owner);
+		for (int i = 0; i < components.length; i++) {
+			Name name = constructor.getParameters()[i].getAnnotation(Name.class);
+			properties.put((name != null) ? name.value() : components[i].getName(),
+					ResolvableType.forConstructorParameter(constructor, i));
+		}
+		return properties;
 	}
 
 	/** An element as the binder compares it: lower case, without '-' and '_'. */
@@ -214,13 +234,7 @@ final class PropertyTree {
 	 * @return the names, sorted
 	 */
 	static List<String> knownNames(Class<?> owner) {
-		return Arrays.stream(BeanUtils.getPropertyDescriptors(owner))
-			.filter((property) -> property.getReadMethod() != null)
-			.map(PropertyDescriptor::getName)
-			.filter((property) -> !"class".equals(property))
-			.map(PropertyTree::dashed)
-			.sorted()
-			.toList();
+		return properties(owner).keySet().stream().map(PropertyTree::dashed).sorted().toList();
 	}
 
 	private static String dashed(String camelCase) {

@@ -37,16 +37,16 @@ class EnvironmentVariableMapKeysTests {
 		ControllerObservabilityProperties properties = Binder.get(environment)
 			.bind(ControllerObservabilityProperties.PREFIX, ControllerObservabilityProperties.class)
 			.get();
-		Map<String, OperationDefinitionProperties> definitions = properties.getOperations().getDefinitions();
+		Map<String, OperationDefinitionProperties> definitions = properties.operations().definitions();
 		assertThat(definitions).containsOnlyKeys("issue-certificate", "issuecertificate");
 		assertThat(definitions.values()).allSatisfy((definition) -> {
-			assertThat(definition.getBuckets()).containsExactly(0.1, 0.5);
-			assertThat(definition.getSubsystem()).isEqualTo("certmanager");
+			assertThat(definition.buckets()).containsExactly(0.1, 0.5);
+			assertThat(definition.subsystem()).isEqualTo("certmanager");
 		});
-		assertThat(properties.getMetrics()).containsOnlyKeys("certificates_expiring", "certificatesexpiring");
-		assertThat(properties.getMetrics().values())
-			.allSatisfy((metric) -> assertThat(metric.getStability()).hasToString("STABLE"));
-		assertThat(properties.getAlerts()).containsOnlyKeys("LaunchErrors", "launcherrors");
+		assertThat(properties.metrics()).containsOnlyKeys("certificates_expiring", "certificatesexpiring");
+		assertThat(properties.metrics().values())
+			.allSatisfy((metric) -> assertThat(metric.stability()).hasToString("STABLE"));
+		assertThat(properties.alerts()).containsOnlyKeys("LaunchErrors", "launcherrors");
 	}
 
 	@Test

@@ -36,11 +36,12 @@ class ControllerObservabilityRuntimeHintsTests {
 	void bindsTheStartersProperties() throws Exception {
 		assertThat(RuntimeHintsPredicates.reflection().onType(ControllerObservabilityProperties.class))
 			.accepts(this.hints);
+		// The properties are records, bound through their constructors.
 		assertThat(RuntimeHintsPredicates.reflection()
-			.onMethodInvocation(ControllerObservabilityProperties.class.getMethod("setNamespace", String.class)))
+			.onConstructorInvocation(ControllerObservabilityProperties.class.getDeclaredConstructors()[0]))
 			.accepts(this.hints);
 		assertThat(RuntimeHintsPredicates.reflection()
-			.onMethodInvocation(OperationsProperties.class.getMethod("setTags", List.class))).accepts(this.hints);
+			.onConstructorInvocation(OperationsProperties.class.getDeclaredConstructors()[0])).accepts(this.hints);
 	}
 
 	@Test
