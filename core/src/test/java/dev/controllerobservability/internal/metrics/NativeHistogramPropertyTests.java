@@ -17,6 +17,7 @@ import java.util.regex.Pattern;
 
 import io.micrometer.core.instrument.Clock;
 import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import io.micrometer.core.instrument.distribution.CountAtBucket;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -105,6 +106,19 @@ class NativeHistogramPropertyTests {
 		assertEveryFormat(registry.scrape(), values, expected, expectedCount, expectedSum);
 	}
 
+	/** The histogram {@code exact_ratio}, declared through the core builder. */
+	private static MetricHistogram declaredRatio(MeterRegistry registry, List<Double> buckets) {
+		return ControllerObservability.builder(registry)
+			.namespace("exact")
+			.metric(MetricDefinition.histogram("ratio")
+				.help("Exact.")
+				.buckets(buckets.stream().mapToDouble(Double::doubleValue).toArray())
+				.build())
+			.build()
+			.metrics()
+			.histogram("ratio");
+	}
+
 	/** The buckets, count and sum of the one histogram in every exposition format. */
 	private static void assertEveryFormat(MetricSnapshots snapshots, List<Double> values, Map<Double, Long> expected,
 			long expectedCount, double expectedSum) throws Exception {
@@ -139,15 +153,7 @@ class NativeHistogramPropertyTests {
 		List<Double> values = valuesAround(buckets, randomValues);
 		Collections.shuffle(values, random);
 		PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-		MetricHistogram histogram = ControllerObservability.builder(registry)
-			.namespace("exact")
-			.metric(MetricDefinition.histogram("ratio")
-				.help("Exact.")
-				.buckets(buckets.stream().mapToDouble(Double::doubleValue).toArray())
-				.build())
-			.build()
-			.metrics()
-			.histogram("ratio");
+		MetricHistogram histogram = declaredRatio(registry, buckets);
 		boolean negative = buckets.get(0) < 0;
 		List<Double> counted = values.stream()
 			.filter((value) -> Double.isFinite(value) && (negative || value >= 0))
@@ -178,16 +184,7 @@ class NativeHistogramPropertyTests {
 		List<Double> values = valuesAround(buckets, randomValues);
 		Collections.shuffle(values, random);
 		SimpleMeterRegistry child = new SimpleMeterRegistry();
-		MetricHistogram histogram = ControllerObservability
-			.builder(new CompositeMeterRegistry(Clock.SYSTEM, List.of(child)))
-			.namespace("exact")
-			.metric(MetricDefinition.histogram("ratio")
-				.help("Exact.")
-				.buckets(buckets.stream().mapToDouble(Double::doubleValue).toArray())
-				.build())
-			.build()
-			.metrics()
-			.histogram("ratio");
+		MetricHistogram histogram = declaredRatio(new CompositeMeterRegistry(Clock.SYSTEM, List.of(child)), buckets);
 		List<Double> counted = values.stream().filter((value) -> Double.isFinite(value) && value >= 0).toList();
 		values.forEach(histogram::observe);
 		Map<Double, Long> expected = cumulativeCounts(buckets, counted);
