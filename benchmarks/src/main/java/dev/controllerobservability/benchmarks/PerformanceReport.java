@@ -289,6 +289,14 @@ final class PerformanceReport {
 			.append("timer) and to F (the floor), and bytes allocated per operation.\n\n");
 		for (int threads : new int[] { 1, 2 }) {
 			md.append("### ").append(threads).append(threads == 1 ? " thread" : " threads").append("\n\n");
+			int forks = recordingResult("a_handWrittenTimer", threads).map((result) -> result.path("forks").asInt(1))
+				.orElse(1);
+			if (forks > 1) {
+				md.append(String.format(Locale.ROOT, "Each row is the mean over the iterations of %d forks, ", forks))
+					.append("one after the other: on two cores the two benchmark threads share the machine with ")
+					.append("the JVM's own threads, and one fork's mean can move by two times from one run to the ")
+					.append("next.\n\n");
+			}
 			md.append("| | variant | ns/op | × A | × F | B/op |\n|---|---|---|---|---|---|\n");
 			double a = recordingResult("a_handWrittenTimer", threads).map(PerformanceReport::score).orElse(Double.NaN);
 			double f = recordingResult("f_prometheusHistogramFloor", threads).map(PerformanceReport::score)

@@ -41,6 +41,13 @@ public final class RunBenchmarks {
 	/** Measured start-up runs of each variant, one of each per pair. */
 	private static final int STARTUP_PAIRS = 20;
 
+	/**
+	 * Forks of each recording benchmark at two threads: on two cores the two threads
+	 * share them with the JVM's own threads, and one fork's mean moved by up to two times
+	 * between runs of one commit.
+	 */
+	private static final int TWO_THREAD_FORKS = 4;
+
 	/** Forks of each scrape variant, one of each per round. */
 	private static final int SCRAPE_ROUNDS = 6;
 
@@ -56,8 +63,8 @@ public final class RunBenchmarks {
 		Path work = Files.createTempDirectory("controller-observability-benchmarks");
 		Instant started = Instant.now();
 		ArrayNode results = JSON.createArrayNode();
-		results.addAll(run(work, "recording-1-thread", RecordingBenchmark.class, 1));
-		results.addAll(run(work, "recording-2-threads", RecordingBenchmark.class, 2));
+		results.addAll(run(work, "recording-1-thread", RecordingBenchmark.class, 1, 1));
+		results.addAll(run(work, "recording-2-threads", RecordingBenchmark.class, 2, TWO_THREAD_FORKS));
 		Random random = new Random();
 		for (String series : ScrapeBenchmark.SERIES) {
 			results.addAll(InterleavedForks.run(JSON, work.resolve("scrape.json"),
@@ -107,10 +114,11 @@ public final class RunBenchmarks {
 		return report;
 	}
 
-	private static ArrayNode run(Path work, String name, Class<?> benchmark, int threads)
+	private static ArrayNode run(Path work, String name, Class<?> benchmark, int threads, int forks)
 			throws RunnerException, IOException {
 		Path result = work.resolve(name + ".json");
-		new Runner(options(new OptionsBuilder(), benchmark, threads).result(result.toString()).build()).run();
+		new Runner(options(new OptionsBuilder(), benchmark, threads).forks(forks).result(result.toString()).build())
+			.run();
 		return (ArrayNode) JSON.readTree(Files.readString(result));
 	}
 
