@@ -59,7 +59,7 @@ class PerObjectPrometheusIntegrationTests {
 			this.metrics.histogram("certificate_issue_seconds", object).observe(0.7);
 		}
 		this.prometheus = PrometheusServer.scraping(this.port).start().awaitTargetsUp(WAIT);
-		String families = "{__name__=~\"certs_certificate_(renewals_total|ready_status|issue_seconds_count)\"}";
+		String families = "{namespace=\"prod\",__name__=~\"certs_certificate_(renewals_total|ready_status|issue_seconds_count)\"}";
 		this.prometheus.awaitQuery("count by (name) (" + families + ")",
 				(samples) -> samples.size() == 2 && samples.stream().allMatch((sample) -> sample.value() == 3), WAIT);
 
@@ -79,7 +79,7 @@ class PerObjectPrometheusIntegrationTests {
 
 	@Test
 	void aSeriesIdleForItsTimeToLiveGoesStale() {
-		ObjectRef web = ObjectRef.of("Certificate", "prod", "web-tls");
+		ObjectRef web = ObjectRef.of("Certificate", "staging", "seen-tls");
 		this.metrics.counter("certificate_renewals_total", web, "result", "success").increment();
 		this.prometheus = PrometheusServer.scraping(this.port).start().awaitTargetsUp(WAIT);
 		// Written until Prometheus has scraped it once, then left alone.
@@ -90,7 +90,7 @@ class PerObjectPrometheusIntegrationTests {
 		});
 		this.prometheus.awaitQuery("certs_certificate_seen_timestamp_seconds", List::isEmpty, WAIT);
 		// A metric without a time to live keeps the object's series.
-		assertThat(this.prometheus.query("certs_certificate_renewals_total{name=\"web-tls\"}")).hasSize(1);
+		assertThat(this.prometheus.query("certs_certificate_renewals_total{name=\"seen-tls\"}")).hasSize(1);
 	}
 
 	@SpringBootConfiguration

@@ -57,9 +57,9 @@ final class PerformanceReport {
 			new String[] { "h0_cachedMicrometerDistributionSummary", "H0",
 					"cached Micrometer DistributionSummary of the same buckets (rounds the value up)" },
 			new String[] { "o_perObjectCounter", "O",
-					"per-object counter (namespace, name and result) looked up by name and labels, then incremented" },
+					"per-object counter (namespace, name and result) looked up by name, ObjectRef and result, then incremented" },
 			new String[] { "o0_catalogCounterOfThreeLabels", "O0",
-					"the same for a catalog counter of the same three labels that is not per object" },
+					"a catalog counter of the same three labels, not per object, looked up by name and labels, then incremented" },
 			new String[] { "of_forgetObjectAndRecordItAgain", "OF",
 					"forget an object with a series in three per-object metrics, then record the three anew" });
 
