@@ -8,6 +8,7 @@ import java.util.stream.Collectors;
 
 import dev.controllerobservability.catalog.InvalidMetricDefinitionException;
 import dev.controllerobservability.catalog.MetricDefinition;
+import dev.controllerobservability.catalog.PerObject;
 import dev.controllerobservability.internal.catalog.MetricCatalog;
 import dev.controllerobservability.autoconfigure.strictness.InvalidObservabilityPropertyException;
 
@@ -34,7 +35,12 @@ final class MetricCatalogFactory {
 	 */
 	static List<MetricDefinition> definitions(String namespace, Map<String, MetricProperties> configured) {
 		List<MetricDefinition> definitions = new ArrayList<>();
-		configured.forEach((name, metric) -> definitions.add(definition(name, metric)));
+		try {
+			configured.forEach((name, metric) -> definitions.add(definition(name, metric)));
+		}
+		catch (InvalidMetricDefinitionException ex) {
+			throw invalid(ex, configured.keySet());
+		}
 		catalog(namespace, definitions, configured.keySet());
 		return List.copyOf(definitions);
 	}
@@ -83,7 +89,7 @@ final class MetricCatalogFactory {
 		}
 		return new MetricDefinition(name, metric.type(), metric.help(), metric.labels(), metric.buckets(),
 				metric.unit(), metric.stability(), metric.deprecatedVersion(), metric.replaces(), metric.renamedIn(),
-				metric.labelValues());
+				metric.labelValues(), PerObject.of(name, metric.perObject(), metric.objectKind(), metric.timeToLive()));
 	}
 
 }

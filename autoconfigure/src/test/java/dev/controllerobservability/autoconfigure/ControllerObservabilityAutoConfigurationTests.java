@@ -36,6 +36,7 @@ import dev.controllerobservability.internal.settings.CheckedSettings;
 import dev.controllerobservability.internal.settings.SettingNames;
 import dev.controllerobservability.internal.catalog.MetricCatalog;
 import dev.controllerobservability.catalog.MetricDefinition;
+import dev.controllerobservability.catalog.ObjectRef;
 import dev.controllerobservability.internal.metrics.ControllerMeterFilter;
 import dev.controllerobservability.internal.metrics.NamingPolicy;
 import dev.controllerobservability.RecordingFailures;
@@ -501,7 +502,8 @@ class ControllerObservabilityAutoConfigurationTests {
 	void failsOnAnUnknownMetricProperty() {
 		assertFailure("controller.observability.metrics.nodes_total.labls=zone",
 				"Property: controller.observability.metrics.nodes_total.labls", "Did you mean 'labels'?",
-				"buckets, deprecated-version, help, label-values, labels, renamed-in, replaces, stability, type, unit");
+				"buckets, deprecated-version, help, label-values, labels, object-kind, per-object, renamed-in, replaces, "
+						+ "stability, time-to-live, type, unit");
 	}
 
 	@Test
@@ -531,6 +533,49 @@ class ControllerObservabilityAutoConfigurationTests {
 						"controller.observability.metrics.nodes_total.deprecated-version=1.4" },
 				"Property: controller.observability.metrics.nodes_total.deprecated-version", "Value: \"1.4\"",
 				"MAJOR.MINOR.PATCH");
+	}
+
+	@Test
+	void failsOnPerObjectSettingsOfAMetricThatIsNotPerObject() {
+		assertFailure(
+				new String[] { "controller.observability.metrics.ready_status.type=gauge",
+						"controller.observability.metrics.ready_status.help=Ready.",
+						"controller.observability.metrics.ready_status.time-to-live=10m" },
+				"Property: controller.observability.metrics.ready_status.time-to-live",
+				"only a per-object metric has a time to live", "per-object: true");
+		assertFailure(
+				new String[] { "controller.observability.metrics.ready_status.type=gauge",
+						"controller.observability.metrics.ready_status.help=Ready.",
+						"controller.observability.metrics.ready_status.object-kind=true" },
+				"Property: controller.observability.metrics.ready_status.object-kind",
+				"only a per-object metric carries the object's kind");
+		assertFailure(
+				new String[] { "controller.observability.metrics.ready_status.type=gauge",
+						"controller.observability.metrics.ready_status.help=Ready.",
+						"controller.observability.metrics.ready_status.per-object=true",
+						"controller.observability.metrics.ready_status.time-to-live=500ms" },
+				"Property: controller.observability.metrics.ready_status.time-to-live", "at least 1 second");
+	}
+
+	@Test
+	void declaresPerObjectMetricsWhoseSeriesCarryTheObject() {
+		this.contextRunner
+			.withPropertyValues("controller.observability.metrics.ready_status.type=gauge",
+					"controller.observability.metrics.ready_status.help=Ready.",
+					"controller.observability.metrics.ready_status.labels=condition",
+					"controller.observability.metrics.ready_status.per-object=true",
+					"controller.observability.metrics.ready_status.object-kind=true",
+					"controller.observability.metrics.ready_status.time-to-live=10m")
+			.run((context) -> {
+				ControllerMetrics metrics = context.getBean(ControllerMetrics.class);
+				metrics.gauge("ready_status", ObjectRef.of("Certificate", "prod", "web"), "condition", "Ready").set(1);
+				MeterRegistry registry = context.getBean(MeterRegistry.class);
+				assertThat(registry.find("controller.ready_status")
+					.tags("kind", "Certificate", "namespace", "prod", "name", "web", "condition", "Ready")
+					.gauge()).isNotNull();
+				assertThat(metrics.forget(ObjectRef.of("prod", "web"))).isEqualTo(1);
+				assertThat(registry.find("controller.ready_status").gauges()).isEmpty();
+			});
 	}
 
 	@Test

@@ -15,8 +15,9 @@ import dev.controllerobservability.operations.OperationTag;
 /**
  * A controller with the starter, auto-configured as an application would be, for the
  * recording and scrape benchmarks: namespace {@code bench}, a declared
- * {@code bench_pods_bound_total} counter and an {@link ObservedOperation} bean. Framework
- * meters are off so that a scrape holds the controller's series only.
+ * {@code bench_pods_bound_total} counter, per-object metrics, and an
+ * {@link ObservedOperation} bean. Framework meters are off so that a scrape holds the
+ * controller's series only.
  */
 @SpringBootConfiguration
 @EnableAutoConfiguration
@@ -41,6 +42,21 @@ public class BenchmarkApplication {
 		properties.put(ratio + "help", "Share of a node's CPU requested.");
 		properties.put(ratio + "labels", "provisioner");
 		properties.put(ratio + "buckets", RecordingBenchmark.RATIO_BUCKETS);
+		// A per-object counter and one with the same three labels that is not per object.
+		String renewals = "controller.observability.metrics.object_renewals_total.";
+		properties.put(renewals + "type", "counter");
+		properties.put(renewals + "help", "Renewals of an object.");
+		properties.put(renewals + "labels", "result");
+		properties.put(renewals + "per-object", "true");
+		String plain = "controller.observability.metrics.renewals_total.";
+		properties.put(plain + "type", "counter");
+		properties.put(plain + "help", "Renewals by object, not per object.");
+		properties.put(plain + "labels", "namespace,name,result");
+		for (String metric : new String[] { "object_ready_status", "object_generation" }) {
+			properties.put("controller.observability.metrics." + metric + ".type", "gauge");
+			properties.put("controller.observability.metrics." + metric + ".help", "An object's state.");
+			properties.put("controller.observability.metrics." + metric + ".per-object", "true");
+		}
 		// The scrape benchmark holds up to 50,000 series of one operation.
 		properties.put("controller.observability.max-series-per-metric", "100000");
 		properties.putAll(extraProperties);

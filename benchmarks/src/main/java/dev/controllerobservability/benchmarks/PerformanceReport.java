@@ -55,7 +55,13 @@ final class PerformanceReport {
 			new String[] { "h_catalogHistogram", "H",
 					"a ratio observed into a declared histogram, exact on the PrometheusMeterRegistry" },
 			new String[] { "h0_cachedMicrometerDistributionSummary", "H0",
-					"cached Micrometer DistributionSummary of the same buckets (rounds the value up)" });
+					"cached Micrometer DistributionSummary of the same buckets (rounds the value up)" },
+			new String[] { "o_perObjectCounter", "O",
+					"per-object counter (namespace, name and result) looked up by name, ObjectRef and result, then incremented" },
+			new String[] { "o0_catalogCounterOfThreeLabels", "O0",
+					"a catalog counter of the same three labels, not per object, looked up by name and labels, then incremented" },
+			new String[] { "of_forgetObjectAndRecordItAgain", "OF",
+					"forget an object with a series in three per-object metrics, then record the three anew" });
 
 	private final List<JsonNode> results;
 
@@ -146,8 +152,8 @@ final class PerformanceReport {
 			List<String> labels = new ArrayList<>();
 			List<Double> values = new ArrayList<>();
 			for (String[] variant : VARIANTS) {
-				if (variant[1].startsWith("G")) {
-					// Counter increments are no timed operations.
+				if (variant[1].startsWith("G") || variant[1].startsWith("O")) {
+					// Counter increments and object lifecycles are no timed operations.
 					continue;
 				}
 				recordingResult(variant[0], threads).ifPresent((result) -> {
@@ -187,6 +193,8 @@ final class PerformanceReport {
 			ratioTarget(md, "H ≤ 1.0 × H0" + in, "h_catalogHistogram", "h0_cachedMicrometerDistributionSummary",
 					threads, 1.0);
 			allocationTarget(md, "H allocates 0 B/op" + in, "h_catalogHistogram", threads, 0.5);
+			ratioTarget(md, "O ≤ 1.0 × O0" + in, "o_perObjectCounter", "o0_catalogCounterOfThreeLabels", threads, 1.0);
+			allocationTarget(md, "O allocates 0 B/op" + in, "o_perObjectCounter", threads, 0.5);
 		}
 		for (String series : new String[] { "10000", "50000" }) {
 			Optional<JsonNode> starter = scrapeResult(series, "starter");

@@ -34,6 +34,7 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import dev.controllerobservability.catalog.ControllerMetrics;
+import dev.controllerobservability.catalog.ObjectRef;
 import dev.controllerobservability.catalog.MetricHistogram;
 import dev.controllerobservability.internal.metrics.BucketRules;
 import dev.controllerobservability.internal.metrics.MetricConventions;
@@ -109,6 +110,9 @@ public class RecordingBenchmark {
 	private final NativeHistogram.DataPoint[] starterFloor = new NativeHistogram.DataPoint[PROVISIONERS];
 
 	private final Counter[] cachedCounters = new Counter[PROVISIONERS];
+
+	/** One object per provisioner, for the per-object metrics. */
+	private final ObjectRef[] objects = new ObjectRef[PROVISIONERS];
 
 	private final MetricHistogram[] catalogHistograms = new MetricHistogram[PROVISIONERS];
 
@@ -199,6 +203,7 @@ public class RecordingBenchmark {
 			this.nativeFloor[i] = nativeHistogram.labelValues(this.names[i]);
 			this.starterFloor[i] = starterHistogram.labelValues(this.names[i]);
 			this.cachedCounters[i] = Counter.builder("cached.pods.bound").tags(this.tags[i]).register(this.stock);
+			this.objects[i] = ObjectRef.of("default", this.names[i]);
 			this.catalogHistograms[i] = this.metrics.histogram("packing_efficiency_ratio", "provisioner",
 					this.names[i]);
 			this.cachedSummaries[i] = DistributionSummary.builder("cached.packing.efficiency")
@@ -334,6 +339,33 @@ public class RecordingBenchmark {
 	public void h0_cachedMicrometerDistributionSummary(Cursor cursor) {
 		int i = cursor.next();
 		this.cachedSummaries[i].record(RATIOS[i]);
+	}
+
+	@Benchmark
+	public void o_perObjectCounter(Cursor cursor) {
+		this.metrics.counter("object_renewals_total", this.objects[cursor.next()], "result", "ok").increment();
+	}
+
+	@Benchmark
+	public void o0_catalogCounterOfThreeLabels(Cursor cursor) {
+		this.metrics
+			.counter("renewals_total", "namespace", "default", "name", this.names[cursor.next()], "result", "ok")
+			.increment();
+	}
+
+	/**
+	 * Forgets an object with a series in three per-object metrics, then records the three
+	 * anew: the cost of an object that comes and goes.
+	 */
+	@Benchmark
+	public int of_forgetObjectAndRecordItAgain(Cursor cursor) {
+		int i = cursor.next();
+		ObjectRef object = this.objects[i];
+		int removed = this.metrics.forget(object);
+		this.metrics.counter("object_renewals_total", object, "result", "ok").increment();
+		this.metrics.gauge("object_ready_status", object).set(1);
+		this.metrics.gauge("object_generation", object).set(i);
+		return removed;
 	}
 
 	/**

@@ -1,5 +1,6 @@
 package dev.controllerobservability.catalog;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -18,6 +19,7 @@ import java.util.function.ToDoubleFunction;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
@@ -34,6 +36,8 @@ import dev.controllerobservability.exposition.ExposedFamily;
 import dev.controllerobservability.internal.catalog.CatalogHistograms;
 import dev.controllerobservability.internal.catalog.HistogramBuckets;
 import dev.controllerobservability.internal.catalog.LabelSetIndex;
+import dev.controllerobservability.internal.catalog.LiveObjects;
+import dev.controllerobservability.internal.catalog.ObjectSeries;
 import dev.controllerobservability.internal.catalog.SeriesCache;
 import dev.controllerobservability.internal.metrics.ClaimedFamilies;
 import dev.controllerobservability.internal.metrics.MetricConventions;
@@ -63,7 +67,7 @@ import dev.controllerobservability.internal.stability.Visibility;
  * and throws {@link IllegalArgumentException}; a failure of the registry is counted and
  * logged and never reaches the caller.
  */
-public class ControllerMetrics {
+public class ControllerMetrics implements AutoCloseable {
 
 	private static final Logger logger = LoggerFactory.getLogger(ControllerMetrics.class);
 
@@ -91,6 +95,9 @@ public class ControllerMetrics {
 	private final LabelSetIndex<MetricCounter> oneLabelCounters = new LabelSetIndex<>();
 
 	private final List<CollectorRegistration> collectors = new CopyOnWriteArrayList<>();
+
+	/** The series of per-object metrics by their object, and their time to live. */
+	private final LiveObjects liveObjects;
 
 	/**
 	 * Registers the catalog's metrics and the stability self-metrics.
@@ -153,6 +160,7 @@ public class ControllerMetrics {
 		this.limiter = limiter;
 		this.failures = failures;
 		this.defaultBuckets = defaultBuckets.stream().mapToDouble(Double::doubleValue).toArray();
+		this.liveObjects = new LiveObjects(registry.config().clock());
 		Set<String> bucketless = HistogramBuckets.bucketless(registry, exactHistograms != null, catalog, policy,
 				defaultBuckets, settingNames);
 		bucketless.forEach((name) -> logger.info("Histogram '{}' is recorded without buckets on the "
@@ -189,6 +197,13 @@ public class ControllerMetrics {
 			// identity
 			// instead of comparing the characters.
 			this.metrics.put(definition.name().intern(), registered);
+			PerObject perObject = definition.perObject();
+			if (perObject != null && registered.exposed) {
+				Duration timeToLive = perObject.timeToLive();
+				registered.objects = new ObjectSeries(this.liveObjects, definition.labels(), perObject.labels().size(),
+						perObject.kind(), (timeToLive != null) ? timeToLive.toNanos() : 0,
+						(values) -> limiter.release(registered.exposedName, values));
+			}
 			registered.bucketless = bucketless.contains(definition.name());
 			presetKnownSeries(registered);
 		}
@@ -239,12 +254,24 @@ public class ControllerMetrics {
 	public MetricCounter counter(String name, String... labelKeyValues) {
 		Registered metric = this.metrics.get(name);
 		if (metric != null && labelKeyValues != null && metric.definition.type() == MetricType.COUNTER) {
-			MetricCounter cached = metric.counters.get(labelKeyValues);
-			if (cached != null) {
-				return cached;
+			if (metric.objects != null) {
+				ObjectSeries.Series series = metric.objects.cached(labelKeyValues);
+				if (series != null) {
+					return (MetricCounter) series.handle();
+				}
+			}
+			else {
+				MetricCounter cached = metric.counters.get(labelKeyValues);
+				if (cached != null) {
+					return cached;
+				}
 			}
 		}
 		metric = lookup(name, MetricType.COUNTER);
+		if (metric.objects != null) {
+			ObjectSeries.Series series = objectCounter(name, metric, labelKeyValues);
+			return (series != null) ? (MetricCounter) series.handle() : MetricCounter.NOOP;
+		}
 		Tags tags = tags(metric, labelKeyValues);
 		MetricCounter counter = register(name, metric, tags);
 		if (counter != MetricCounter.NOOP || !metric.exposed) {
@@ -252,6 +279,135 @@ public class ControllerMetrics {
 			metric.counters.remember(labelKeyValues, tags, counter);
 		}
 		return counter;
+	}
+
+	/**
+	 * A series of a declared counter about one object.
+	 * @param name declared name of a per-object counter
+	 * @param object the object, whose identity labels the series carries
+	 * @param labelKeyValues the other label keys, each followed by its value
+	 * @return the series; a no-op for hidden and disabled metrics
+	 * @throws IllegalArgumentException if the counter is not declared per object, or a
+	 * label key is not declared
+	 */
+	public MetricCounter counter(String name, ObjectRef object, String... labelKeyValues) {
+		return counter(name, withObject(name, object, labelKeyValues, MetricType.COUNTER));
+	}
+
+	/**
+	 * A series of a declared counter about one object, without other labels; found
+	 * without allocating once it has been used.
+	 * @param name declared name of a per-object counter
+	 * @param object the object
+	 * @return the series; a no-op for hidden and disabled metrics
+	 * @throws IllegalArgumentException if the counter is not declared per object, or has
+	 * other labels
+	 */
+	public MetricCounter counter(String name, ObjectRef object) {
+		return counter(name, object, (String) null, (String) null);
+	}
+
+	/**
+	 * A series of a declared counter about one object, with one other label; found
+	 * without allocating once it has been used.
+	 * @param name declared name of a per-object counter
+	 * @param object the object
+	 * @param key the other label's key
+	 * @param value its value
+	 * @return the series; a no-op for hidden and disabled metrics
+	 * @throws IllegalArgumentException if the counter is not declared per object, or a
+	 * label key is not declared
+	 */
+	public MetricCounter counter(String name, ObjectRef object, @Nullable String key, @Nullable String value) {
+		if (cachedHandle(name, object, key, value, MetricType.COUNTER,
+				MetricType.COUNTER) instanceof MetricCounter counter) {
+			return counter;
+		}
+		String[] labels = withObject(name, object, otherLabel(key, value), MetricType.COUNTER);
+		Registered metric = this.metrics.get(name);
+		if (metric.objects == null) {
+			return counter(name, labels);
+		}
+		ObjectSeries.Series series = remember(object, key, value, metric, objectCounter(name, metric, labels));
+		return (series != null) ? (MetricCounter) series.handle() : MetricCounter.NOOP;
+	}
+
+	/**
+	 * The handle of a per-object series a caller's object and other label led to before,
+	 * or {@code null}.
+	 */
+	private @Nullable Object cachedHandle(String name, ObjectRef object, @Nullable String key, @Nullable String value,
+			MetricType type, MetricType alternative) {
+		Registered metric = this.metrics.get(name);
+		if (metric == null || metric.objects == null || object == null || (key == null) != (value == null)) {
+			return null;
+		}
+		if (metric.definition.type() != type && metric.definition.type() != alternative) {
+			return null;
+		}
+		ObjectSeries.Series series = metric.objects.cached(object, key, value);
+		return (series != null) ? series.handle() : null;
+	}
+
+	private static ObjectSeries.@Nullable Series remember(ObjectRef object, @Nullable String key,
+			@Nullable String value, Registered metric, ObjectSeries.@Nullable Series series) {
+		if (series != null) {
+			metric.objects.remember(object, key, value, series);
+		}
+		return series;
+	}
+
+	private static String[] otherLabel(@Nullable String key, @Nullable String value) {
+		return (key == null && value == null) ? new String[0] : new String[] { key, value };
+	}
+
+	private ObjectSeries.@Nullable Series objectCounter(String name, Registered metric, String[] labelKeyValues) {
+		return objectSeries("registration of " + name, metric, labelKeyValues, (tags, created) -> {
+			Counter primary = counter(metric.meterName, metric.help, metric, tags);
+			Counter alias = (metric.alias != null) ? counter(metric.alias.meterName, metric.alias.help, metric, tags)
+					: null;
+			MetricCounter increment = increment(name, primary, alias);
+			String[] keys = labelKeyValues.clone();
+			created.handle((MetricCounter) (amount) -> {
+				if (created.removed()) {
+					counter(name, keys).increment(amount);
+					return;
+				}
+				created.touch();
+				increment.increment(amount);
+			});
+			return () -> unregister(primary, alias);
+		});
+	}
+
+	/**
+	 * The live series of a per-object metric for a caller's labels, created if there is
+	 * none; {@code null} if its meters could not be registered, which is counted.
+	 */
+	private ObjectSeries.@Nullable Series objectSeries(String what, Registered metric, String[] labelKeyValues,
+			ObjectSeries.Registrar registrar) {
+		if (labelKeyValues == null) {
+			tags(metric, null);
+		}
+		ObjectSeries.Series cached = metric.objects.cached(labelKeyValues);
+		if (cached != null) {
+			return cached;
+		}
+		try {
+			return metric.objects.series(labelKeyValues, (keys) -> tags(metric, keys), registrar);
+		}
+		catch (ObjectSeries.RegistrationException ex) {
+			this.failures.record(what, (RuntimeException) ex.getCause());
+			return null;
+		}
+	}
+
+	private void unregister(Meter... meters) {
+		for (Meter meter : meters) {
+			if (meter != null) {
+				this.registry.remove(meter);
+			}
+		}
 	}
 
 	private MetricCounter register(String name, Registered metric, Tags tags) {
@@ -262,27 +418,31 @@ public class ControllerMetrics {
 			Counter primary = counter(metric.meterName, metric.help, metric, tags);
 			Counter alias = (metric.alias != null) ? counter(metric.alias.meterName, metric.alias.help, metric, tags)
 					: null;
-			return (amount) -> {
-				if (!isCountable(amount)) {
-					this.failures.record("increment of " + name, new IllegalArgumentException("Counter '" + name
-							+ "' was given " + amount + "; a counter only goes up: give a finite amount of 0 or more"));
-					return;
-				}
-				try {
-					primary.increment(amount);
-					if (alias != null) {
-						alias.increment(amount);
-					}
-				}
-				catch (RuntimeException ex) {
-					this.failures.record("increment of " + name, ex);
-				}
-			};
+			return increment(name, primary, alias);
 		}
 		catch (RuntimeException ex) {
 			this.failures.record("registration of " + name, ex);
 			return MetricCounter.NOOP;
 		}
+	}
+
+	private MetricCounter increment(String name, Counter primary, @Nullable Counter alias) {
+		return (amount) -> {
+			if (!isCountable(amount)) {
+				this.failures.record("increment of " + name, new IllegalArgumentException("Counter '" + name
+						+ "' was given " + amount + "; a counter only goes up: give a finite amount of 0 or more"));
+				return;
+			}
+			try {
+				primary.increment(amount);
+				if (alias != null) {
+					alias.increment(amount);
+				}
+			}
+			catch (RuntimeException ex) {
+				this.failures.record("increment of " + name, ex);
+			}
+		};
 	}
 
 	/**
@@ -294,6 +454,13 @@ public class ControllerMetrics {
 	 */
 	public MetricGauge gauge(String name, String... labelKeyValues) {
 		Registered metric = lookup(name, MetricType.GAUGE);
+		if (metric.objects != null) {
+			ObjectSeries.Series cached = (labelKeyValues != null) ? metric.objects.cached(labelKeyValues) : null;
+			if (cached != null && cached.handle() instanceof MetricGauge gauge) {
+				return gauge;
+			}
+			return settable(name, objectGauge(name, metric, labelKeyValues));
+		}
 		Tags tags = tags(metric, labelKeyValues);
 		if (!metric.exposed) {
 			return MetricGauge.NOOP;
@@ -313,6 +480,84 @@ public class ControllerMetrics {
 	}
 
 	/**
+	 * A series of a declared gauge about one object, whose value the controller sets.
+	 * @param name declared name of a per-object gauge
+	 * @param object the object, whose identity labels the series carries
+	 * @param labelKeyValues the other label keys, each followed by its value
+	 * @return the series; a no-op for hidden and disabled metrics
+	 * @throws IllegalArgumentException if the gauge is not declared per object, or a
+	 * label key is not declared
+	 */
+	public MetricGauge gauge(String name, ObjectRef object, String... labelKeyValues) {
+		return gauge(name, withObject(name, object, labelKeyValues, MetricType.GAUGE));
+	}
+
+	/**
+	 * A series of a declared gauge about one object, without other labels; found without
+	 * allocating once it has been used.
+	 * @param name declared name of a per-object gauge
+	 * @param object the object
+	 * @return the series; a no-op for hidden and disabled metrics
+	 * @throws IllegalArgumentException if the gauge is not declared per object, or has
+	 * other labels
+	 */
+	public MetricGauge gauge(String name, ObjectRef object) {
+		return gauge(name, object, (String) null, (String) null);
+	}
+
+	/**
+	 * A series of a declared gauge about one object, with one other label; found without
+	 * allocating once it has been used.
+	 * @param name declared name of a per-object gauge
+	 * @param object the object
+	 * @param key the other label's key
+	 * @param value its value
+	 * @return the series; a no-op for hidden and disabled metrics
+	 * @throws IllegalArgumentException if the gauge is not declared per object, or a
+	 * label key is not declared
+	 */
+	public MetricGauge gauge(String name, ObjectRef object, @Nullable String key, @Nullable String value) {
+		if (cachedHandle(name, object, key, value, MetricType.GAUGE, MetricType.GAUGE) instanceof MetricGauge gauge) {
+			return gauge;
+		}
+		String[] labels = withObject(name, object, otherLabel(key, value), MetricType.GAUGE);
+		Registered metric = this.metrics.get(name);
+		if (metric.objects == null) {
+			return gauge(name, labels);
+		}
+		return settable(name, remember(object, key, value, metric, objectGauge(name, metric, labels)));
+	}
+
+	private ObjectSeries.@Nullable Series objectGauge(String name, Registered metric, String[] labelKeyValues) {
+		return objectSeries("registration of " + name, metric, labelKeyValues, (tags, created) -> {
+			AtomicLong bits = new AtomicLong(Double.doubleToLongBits(0));
+			Meter[] meters = registerGauge(metric, tags, bits, (state) -> Double.longBitsToDouble(state.get()));
+			String[] keys = labelKeyValues.clone();
+			created.handle((MetricGauge) (value) -> {
+				if (created.removed()) {
+					gauge(name, keys).set(value);
+					return;
+				}
+				created.touch();
+				bits.set(Double.doubleToLongBits(value));
+			});
+			return () -> unregister(meters);
+		});
+	}
+
+	/** What sets a per-object gauge's series, unless a function computes it. */
+	private static MetricGauge settable(String name, ObjectSeries.@Nullable Series series) {
+		if (series == null) {
+			return MetricGauge.NOOP;
+		}
+		if (series.handle() instanceof MetricGauge gauge) {
+			return gauge;
+		}
+		throw new IllegalArgumentException("Series " + series.tags() + " of gauge '" + name
+				+ "' is computed by a function given to gauge(name, state, function, labels); it has no value to set");
+	}
+
+	/**
 	 * Backs a series of a declared gauge by a function evaluated at scrape time.
 	 * @param <T> the state type
 	 * @param name declared name
@@ -323,6 +568,19 @@ public class ControllerMetrics {
 	 */
 	public <T> void gauge(String name, T state, ToDoubleFunction<T> value, String... labelKeyValues) {
 		Registered metric = lookup(name, MetricType.GAUGE);
+		if (metric.objects != null) {
+			// Registering again marks the series written, for its time to live.
+			ObjectSeries.Series series = objectSeries("registration of " + name, metric, labelKeyValues,
+					(tags, created) -> {
+						Meter[] meters = registerGauge(metric, tags, state, value);
+						created.handle(state);
+						return () -> unregister(meters);
+					});
+			if (series != null) {
+				series.touch();
+			}
+			return;
+		}
 		Tags tags = tags(metric, labelKeyValues);
 		if (!metric.exposed) {
 			return;
@@ -344,49 +602,148 @@ public class ControllerMetrics {
 	 */
 	public MetricHistogram histogram(String name, String... labelKeyValues) {
 		Registered metric = lookup(name, MetricType.HISTOGRAM, MetricType.SUMMARY);
+		if (metric.objects != null) {
+			ObjectSeries.Series cached = (labelKeyValues != null) ? metric.objects.cached(labelKeyValues) : null;
+			ObjectSeries.Series series = (cached != null) ? cached : objectHistogram(name, metric, labelKeyValues);
+			return (series != null) ? (MetricHistogram) series.handle() : MetricHistogram.NOOP;
+		}
 		Tags tags = tags(metric, labelKeyValues);
 		if (!metric.exposed) {
 			return MetricHistogram.NOOP;
 		}
 		try {
-			CatalogHistograms.Series primary;
-			CatalogHistograms.Series alias = null;
-			if (this.exactHistograms != null && metric.definition.type() == MetricType.HISTOGRAM) {
-				primary = exactSeries(metric.exposedName, metric.help, metric, tags);
-				if (metric.alias != null) {
-					alias = exactSeries(metric.alias.exposedName, metric.alias.help, metric, tags);
-				}
-			}
-			else {
-				primary = checkedSummary(name, metric.meterName, metric.help, metric, tags)::record;
-				if (metric.alias != null) {
-					alias = checkedSummary(name, metric.alias.meterName, metric.alias.help, metric, tags)::record;
-				}
-			}
-			CatalogHistograms.Series renamed = alias;
-			return (value) -> {
-				if (!metric.accepts(value)) {
-					this.failures.record("observation of " + name,
-							new IllegalArgumentException("Histogram '" + name + "' was given " + value + "; "
-									+ (metric.negative ? "observe finite values"
-											: "its sum must only go up: observe finite values of 0 or more")));
-					return;
-				}
-				try {
-					primary.observe(value);
-					if (renamed != null) {
-						renamed.observe(value);
-					}
-				}
-				catch (RuntimeException ex) {
-					this.failures.record("observation of " + name, ex);
-				}
-			};
+			return histogramSeries(name, metric, tags).observer;
 		}
 		catch (RuntimeException ex) {
 			this.failures.record("registration of " + name, ex);
 			return MetricHistogram.NOOP;
 		}
+	}
+
+	/**
+	 * A series of a declared histogram or summary about one object.
+	 * @param name declared name of a per-object histogram or summary
+	 * @param object the object, whose identity labels the series carries
+	 * @param labelKeyValues the other label keys, each followed by its value
+	 * @return the series; a no-op for hidden and disabled metrics
+	 * @throws IllegalArgumentException if the metric is not declared per object, or a
+	 * label key is not declared
+	 */
+	public MetricHistogram histogram(String name, ObjectRef object, String... labelKeyValues) {
+		return histogram(name, withObject(name, object, labelKeyValues, MetricType.HISTOGRAM, MetricType.SUMMARY));
+	}
+
+	/**
+	 * A series of a declared histogram or summary about one object, without other labels;
+	 * found without allocating once it has been used.
+	 * @param name declared name of a per-object histogram or summary
+	 * @param object the object
+	 * @return the series; a no-op for hidden and disabled metrics
+	 * @throws IllegalArgumentException if the metric is not declared per object, or has
+	 * other labels
+	 */
+	public MetricHistogram histogram(String name, ObjectRef object) {
+		return histogram(name, object, (String) null, (String) null);
+	}
+
+	/**
+	 * A series of a declared histogram or summary about one object, with one other label;
+	 * found without allocating once it has been used.
+	 * @param name declared name of a per-object histogram or summary
+	 * @param object the object
+	 * @param key the other label's key
+	 * @param value its value
+	 * @return the series; a no-op for hidden and disabled metrics
+	 * @throws IllegalArgumentException if the metric is not declared per object, or a
+	 * label key is not declared
+	 */
+	public MetricHistogram histogram(String name, ObjectRef object, @Nullable String key, @Nullable String value) {
+		if (cachedHandle(name, object, key, value, MetricType.HISTOGRAM,
+				MetricType.SUMMARY) instanceof MetricHistogram histogram) {
+			return histogram;
+		}
+		String[] labels = withObject(name, object, otherLabel(key, value), MetricType.HISTOGRAM, MetricType.SUMMARY);
+		Registered metric = this.metrics.get(name);
+		if (metric.objects == null) {
+			return histogram(name, labels);
+		}
+		ObjectSeries.Series series = remember(object, key, value, metric, objectHistogram(name, metric, labels));
+		return (series != null) ? (MetricHistogram) series.handle() : MetricHistogram.NOOP;
+	}
+
+	private ObjectSeries.@Nullable Series objectHistogram(String name, Registered metric, String[] labelKeyValues) {
+		return objectSeries("registration of " + name, metric, labelKeyValues, (tags, created) -> {
+			HistogramSeries histogram = histogramSeries(name, metric, tags);
+			String[] keys = labelKeyValues.clone();
+			created.handle((MetricHistogram) (value) -> {
+				if (created.removed()) {
+					histogram(name, keys).observe(value);
+					return;
+				}
+				created.touch();
+				histogram.observer.observe(value);
+			});
+			return histogram.meters;
+		});
+	}
+
+	/**
+	 * Registers one series of a histogram or summary: what records into it, and how to
+	 * remove it.
+	 */
+	private HistogramSeries histogramSeries(String name, Registered metric, Tags tags) {
+		CatalogHistograms.Series primary;
+		CatalogHistograms.Series alias = null;
+		ObjectSeries.Meters meters;
+		if (this.exactHistograms != null && metric.definition.type() == MetricType.HISTOGRAM) {
+			primary = exactSeries(metric.exposedName, metric.help, metric, tags);
+			if (metric.alias != null) {
+				alias = exactSeries(metric.alias.exposedName, metric.alias.help, metric, tags);
+			}
+			CatalogHistograms exact = this.exactHistograms;
+			meters = () -> {
+				exact.remove(metric.exposedName, tags);
+				if (metric.alias != null) {
+					exact.remove(metric.alias.exposedName, tags);
+				}
+			};
+		}
+		else {
+			DistributionSummary summary = checkedSummary(name, metric.meterName, metric.help, metric, tags);
+			primary = summary::record;
+			DistributionSummary aliasSummary = (metric.alias != null)
+					? checkedSummary(name, metric.alias.meterName, metric.alias.help, metric, tags) : null;
+			if (aliasSummary != null) {
+				alias = aliasSummary::record;
+			}
+			meters = () -> {
+				this.checkedSummaries.remove(summary);
+				if (aliasSummary != null) {
+					this.checkedSummaries.remove(aliasSummary);
+				}
+				unregister(summary, aliasSummary);
+			};
+		}
+		CatalogHistograms.Series renamed = alias;
+		MetricHistogram observer = (value) -> {
+			if (!metric.accepts(value)) {
+				this.failures.record("observation of " + name,
+						new IllegalArgumentException("Histogram '" + name + "' was given " + value + "; "
+								+ (metric.negative ? "observe finite values"
+										: "its sum must only go up: observe finite values of 0 or more")));
+				return;
+			}
+			try {
+				primary.observe(value);
+				if (renamed != null) {
+					renamed.observe(value);
+				}
+			}
+			catch (RuntimeException ex) {
+				this.failures.record("observation of " + name, ex);
+			}
+		};
+		return new HistogramSeries(observer, meters);
 	}
 
 	private CatalogHistograms.Series exactSeries(String family, String help, Registered metric, Tags tags) {
@@ -402,6 +759,18 @@ public class ControllerMetrics {
 	 */
 	public void info(String name, String... labelKeyValues) {
 		Registered metric = lookup(name, MetricType.INFO);
+		if (metric.objects != null) {
+			ObjectSeries.Series series = objectSeries("registration of " + name, metric, labelKeyValues,
+					(tags, created) -> {
+						Meter[] meters = registerGauge(metric, tags, metric, (state) -> 1);
+						created.handle(metric);
+						return () -> unregister(meters);
+					});
+			if (series != null) {
+				series.touch();
+			}
+			return;
+		}
 		Tags tags = tags(metric, labelKeyValues);
 		if (metric.exposed) {
 			try {
@@ -454,6 +823,156 @@ public class ControllerMetrics {
 				this.failures.record("collection of " + registration.metric.definition.name(), ex);
 			}
 		}
+	}
+
+	/**
+	 * Removes every series of an object from every per-object metric at once: they are no
+	 * longer exposed, their memory is freed, and so is their place under the series cap.
+	 * A later record for the object starts its series anew from zero. A record racing
+	 * with the removal lands either in the removed series or in the new one.
+	 * @param object the object; its kind, when given, spares the series of other kinds in
+	 * metrics that carry the kind, and is not looked at in metrics that do not
+	 * @return how many series were removed
+	 * @throws IllegalArgumentException if the object is {@code null}
+	 */
+	public int forget(ObjectRef object) {
+		if (object == null) {
+			throw new IllegalArgumentException(
+					"The object to forget is null; give its identity, such as ObjectRef.of(\"prod\", \"web-tls\")");
+		}
+		String kind = (object.kind() != null) ? labelValue(object.kind()) : null;
+		try {
+			return this.liveObjects.forget(kind, labelValue(object.namespace()), labelValue(object.name()), null);
+		}
+		catch (RuntimeException ex) {
+			this.failures.record("removal of the series of " + object, ex);
+			return 0;
+		}
+	}
+
+	/**
+	 * Removes the series of an object from one per-object metric, such as a condition the
+	 * object no longer has, leaving its other metrics alone.
+	 * @param name declared name of a per-object metric
+	 * @param object the object
+	 * @return how many series were removed
+	 * @throws IllegalArgumentException if the metric is not declared per object, or the
+	 * object is {@code null}
+	 */
+	public int forget(String name, ObjectRef object) {
+		Registered metric = perObjectMetric(name, object, MetricType.values());
+		if (metric.objects == null) {
+			return 0;
+		}
+		String kind = (object.kind() != null) ? labelValue(object.kind()) : null;
+		try {
+			return this.liveObjects.forget(kind, labelValue(object.namespace()), labelValue(object.name()),
+					metric.objects);
+		}
+		catch (RuntimeException ex) {
+			this.failures.record("removal of the series of " + object + " in " + name, ex);
+			return 0;
+		}
+	}
+
+	/**
+	 * Removes now every per-object series that has not been written for its metric's time
+	 * to live. A daemon thread does this every tenth of the shortest time to live (at
+	 * least every 100 ms) while such a metric is declared; a series is removed at most
+	 * that much after its time, never before.
+	 * @return how many series were removed
+	 */
+	public int expireIdleSeries() {
+		return this.liveObjects.expireIdleSeries();
+	}
+
+	/**
+	 * How many objects have a series in a per-object metric.
+	 * @return the count
+	 */
+	public int liveObjects() {
+		return this.liveObjects.objects();
+	}
+
+	/** Stops removing idle per-object series; the series stay as they are. */
+	@Override
+	public void close() {
+		this.liveObjects.close();
+	}
+
+	/** A label value as a series holds it: empty as {@code none}, long ones truncated. */
+	private String labelValue(String value) {
+		String kept = value.isEmpty() ? MetricConventions.NONE : value;
+		int max = this.limiter.maxLabelValueLength();
+		return (kept.length() > max) ? kept.substring(0, max) : kept;
+	}
+
+	/** A declared per-object metric, for an object given with it. */
+	private Registered perObjectMetric(String name, ObjectRef object, MetricType... types) {
+		Registered metric = lookup(name, types);
+		if (metric.definition.perObject() == null) {
+			throw new IllegalArgumentException("Metric '" + name + "' is not declared per object, so its series carry "
+					+ "no object; declare it with " + this.settingNames.of(Setting.METRICS) + " per object ("
+					+ ((this.settingNames == SettingNames.PROPERTIES) ? "per-object: true" : "perObject()")
+					+ "), or give its labels " + metric.definition.labels() + " without an ObjectRef");
+		}
+		if (object == null) {
+			throw new IllegalArgumentException("The object of metric '" + name + "' is null; give its identity, "
+					+ "such as ObjectRef.of(\"prod\", \"web-tls\")");
+		}
+		return metric;
+	}
+
+	/** A caller's labels with the object's identity labels before them. */
+	private String[] withObject(String name, ObjectRef object, String[] labelKeyValues, MetricType... types) {
+		Registered metric = perObjectMetric(name, object, types);
+		PerObject perObject = metric.definition.perObject();
+		if (labelKeyValues == null) {
+			tags(metric, null);
+		}
+		int identity = perObject.labels().size();
+		String[] all = new String[2 * identity + labelKeyValues.length];
+		int i = 0;
+		if (perObject.kind()) {
+			if (object.kind() == null) {
+				throw new IllegalArgumentException("Metric '" + name + "' carries the object's kind, and " + object
+						+ " has none; give it, such as ObjectRef.of(\"Certificate\", \"prod\", \"web-tls\")");
+			}
+			all[i++] = ObjectRef.KIND_LABEL;
+			all[i++] = object.kind();
+		}
+		all[i++] = ObjectRef.NAMESPACE_LABEL;
+		all[i++] = object.namespace();
+		all[i++] = ObjectRef.NAME_LABEL;
+		all[i++] = object.name();
+		System.arraycopy(labelKeyValues, 0, all, i, labelKeyValues.length);
+		return all;
+	}
+
+	/**
+	 * The labels that name the object in each family of an exposed per-object metric (its
+	 * old name and {@code _max} included), for the linter: they are bounded by the
+	 * objects' lifecycle and the series cap.
+	 * @return the labels by family name
+	 */
+	public Map<String, Set<String>> objectLabels() {
+		Map<String, Set<String>> labels = new TreeMap<>();
+		for (Registered metric : this.metrics.values()) {
+			PerObject perObject = metric.definition.perObject();
+			if (metric.objects == null || perObject == null) {
+				continue;
+			}
+			Set<String> identity = Set.copyOf(perObject.labels());
+			List<String> names = new ArrayList<>(List.of(metric.exposedName));
+			if (metric.alias != null) {
+				names.add(metric.alias.exposedName);
+			}
+			for (String name : names) {
+				labels.put(name, identity);
+				labels.put(name + "_max", identity);
+			}
+		}
+		return labels;
 	}
 
 	/**
@@ -558,12 +1077,12 @@ public class ControllerMetrics {
 			keyValues[2 * i + 1] = values[i];
 		}
 		if (!capSeries) {
-			for (int i = 1; i < keyValues.length; i += 2) {
+			for (int i = 2 * metric.identityLabels + 1; i < keyValues.length; i += 2) {
 				keyValues[i] = this.limiter.categorize(metric.exposedName, keyValues[i - 1], keyValues[i]);
 			}
 			return Tags.of(keyValues);
 		}
-		return this.limiter.limit(metric.exposedName, keyValues);
+		return this.limiter.limit(metric.exposedName, keyValues, metric.identityLabels);
 	}
 
 	/**
@@ -661,21 +1180,23 @@ public class ControllerMetrics {
 		return builder.register(this.registry);
 	}
 
-	private <T> void registerGauge(Registered metric, Tags tags, T state, ToDoubleFunction<T> value) {
-		Gauge.builder(metric.meterName, state, value)
+	private <T> Meter[] registerGauge(Registered metric, Tags tags, T state, ToDoubleFunction<T> value) {
+		Gauge primary = Gauge.builder(metric.meterName, state, value)
 			.description(metric.help)
 			.baseUnit(metric.definition.unit())
 			.tags(tags)
 			.strongReference(true)
 			.register(this.registry);
-		if (metric.alias != null) {
-			Gauge.builder(metric.alias.meterName, state, value)
-				.description(metric.alias.help)
-				.baseUnit(metric.definition.unit())
-				.tags(tags)
-				.strongReference(true)
-				.register(this.registry);
+		if (metric.alias == null) {
+			return new Meter[] { primary };
 		}
+		Gauge alias = Gauge.builder(metric.alias.meterName, state, value)
+			.description(metric.alias.help)
+			.baseUnit(metric.definition.unit())
+			.tags(tags)
+			.strongReference(true)
+			.register(this.registry);
+		return new Meter[] { primary, alias };
 	}
 
 	private MultiGauge multiGauge(String meterName, String help, Registered metric) {
@@ -745,6 +1266,12 @@ public class ControllerMetrics {
 		 */
 		boolean bucketless;
 
+		/** How many labels, first among the metric's, name the object it is about. */
+		final int identityLabels;
+
+		/** The live series of an exposed per-object metric, else {@code null}. */
+		@Nullable ObjectSeries objects;
+
 		Registered(MetricDefinition definition, boolean exposed, String meterName, String help, Alias alias,
 				String exposedName, SeriesCache<MetricCounter> counters) {
 			this.definition = definition;
@@ -755,6 +1282,7 @@ public class ControllerMetrics {
 			this.alias = alias;
 			this.exposedName = exposedName;
 			this.negative = HistogramBuckets.countsNegativeValues(definition);
+			this.identityLabels = (definition.perObject() != null) ? definition.perObject().labels().size() : 0;
 		}
 
 		/**
@@ -769,6 +1297,12 @@ public class ControllerMetrics {
 					: this.definition.buckets().stream().mapToDouble(Double::doubleValue).toArray();
 		}
 
+	}
+
+	/**
+	 * One series of a histogram or summary: what records into it, and how to remove it.
+	 */
+	private record HistogramSeries(MetricHistogram observer, ObjectSeries.Meters meters) {
 	}
 
 	/** The deprecated old name a renamed metric is also recorded under. */

@@ -1,10 +1,13 @@
 package dev.controllerobservability.catalog;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+
+import org.jspecify.annotations.Nullable;
 
 import dev.controllerobservability.stability.StabilityLevel;
 
@@ -40,16 +43,45 @@ import dev.controllerobservability.stability.StabilityLevel;
  * {@code replaces}
  * @param labelValues known values of labels; series of known values are present at 0 from
  * start-up when every label's values are known
+ * @param perObject how the series follow the objects they are about, whose identity
+ * labels then come first among {@code labels}; {@code null} for a metric that is not per
+ * object
  */
 public record MetricDefinition(String name, MetricType type, String help, List<String> labels, List<Double> buckets,
 		String unit, StabilityLevel stability, String deprecatedVersion, String replaces, String renamedIn,
-		Map<String, List<String>> labelValues) {
+		Map<String, List<String>> labelValues, @Nullable PerObject perObject) {
 
 	public MetricDefinition {
 		labels = (labels != null) ? List.copyOf(labels) : List.of();
+		if (perObject != null) {
+			List<String> withIdentity = new ArrayList<>(perObject.labels());
+			labels.stream().filter((label) -> !withIdentity.contains(label)).forEach(withIdentity::add);
+			labels = List.copyOf(withIdentity);
+		}
 		buckets = (buckets != null) ? List.copyOf(buckets) : List.of();
 		stability = (stability != null) ? stability : StabilityLevel.ALPHA;
 		labelValues = (labelValues != null) ? Map.copyOf(labelValues) : Map.of();
+	}
+
+	/**
+	 * A definition that is not per object, as before per-object metrics existed.
+	 * @param name Prometheus name without namespace
+	 * @param type the metric type
+	 * @param help help text
+	 * @param labels label keys
+	 * @param buckets histogram bucket boundaries
+	 * @param unit base unit, or {@code null}
+	 * @param stability the stability level
+	 * @param deprecatedVersion version that deprecated the metric, or {@code null}
+	 * @param replaces old name, or {@code null}
+	 * @param renamedIn version of the rename, or {@code null}
+	 * @param labelValues known values of labels
+	 */
+	public MetricDefinition(String name, MetricType type, String help, List<String> labels, List<Double> buckets,
+			String unit, StabilityLevel stability, String deprecatedVersion, String replaces, String renamedIn,
+			Map<String, List<String>> labelValues) {
+		this(name, type, help, labels, buckets, unit, stability, deprecatedVersion, replaces, renamedIn, labelValues,
+				null);
 	}
 
 	/**
@@ -113,6 +145,12 @@ public record MetricDefinition(String name, MetricType type, String help, List<S
 		private String renamedIn;
 
 		private final Map<String, List<String>> labelValues = new LinkedHashMap<>();
+
+		private boolean perObject;
+
+		private boolean objectKind;
+
+		private @Nullable Duration timeToLive;
 
 		private Builder(String name, MetricType type) {
 			this.name = Objects.requireNonNull(name, "name");
@@ -180,9 +218,46 @@ public record MetricDefinition(String name, MetricType type, String help, List<S
 			return this;
 		}
 
+		/**
+		 * Declares the metric per object: its series carry the object's {@code namespace}
+		 * and {@code name} labels, and {@link ControllerMetrics#forget(ObjectRef)}
+		 * removes them when the object is gone.
+		 * @return this builder
+		 */
+		public Builder perObject() {
+			this.perObject = true;
+			return this;
+		}
+
+		/**
+		 * Declares the metric per object, with the object's {@code kind} label beside its
+		 * {@code namespace} and {@code name}: for a metric about objects of several
+		 * kinds.
+		 * @return this builder
+		 */
+		public Builder perObjectWithKind() {
+			this.perObject = true;
+			this.objectKind = true;
+			return this;
+		}
+
+		/**
+		 * Removes a series of this per-object metric once it has not been written for the
+		 * given time, whether or not its object is forgotten.
+		 * @param timeToLive at least one second
+		 * @return this builder
+		 * @throws InvalidMetricDefinitionException from {@link #build()} if the metric is
+		 * not declared per object
+		 */
+		public Builder timeToLive(Duration timeToLive) {
+			this.timeToLive = timeToLive;
+			return this;
+		}
+
 		public MetricDefinition build() {
 			return new MetricDefinition(this.name, this.type, this.help, this.labels, this.buckets, this.unit,
-					this.stability, this.deprecatedVersion, this.replaces, this.renamedIn, this.labelValues);
+					this.stability, this.deprecatedVersion, this.replaces, this.renamedIn, this.labelValues,
+					PerObject.of(this.name, this.perObject, this.objectKind, this.timeToLive));
 		}
 
 	}

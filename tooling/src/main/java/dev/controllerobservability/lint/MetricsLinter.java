@@ -90,6 +90,21 @@ public final class MetricsLinter {
 	 * @return the findings
 	 */
 	public LintReport lint(Exposition exposition, Collection<ExposedFamily> declared) {
+		return lint(exposition, declared, Map.of());
+	}
+
+	/**
+	 * Lints a scrape and the declared families, knowing which labels of per-object
+	 * metrics name their objects: those are bounded by the objects' lifecycle and the
+	 * series cap, so they are not taken for unbounded labels.
+	 * @param exposition the parsed scrape
+	 * @param declared declared families, exposed or not yet
+	 * @param objectLabels the labels that name the object, by family name
+	 * ({@code ControllerMetrics.objectLabels()})
+	 * @return the findings
+	 */
+	public LintReport lint(Exposition exposition, Collection<ExposedFamily> declared,
+			Map<String, Set<String>> objectLabels) {
 		Map<String, ExposedFamily> families = new LinkedHashMap<>();
 		exposition.families().forEach((family) -> families.put(family.name(), family));
 		declared.forEach((family) -> families.putIfAbsent(family.name(), family));
@@ -98,7 +113,7 @@ public final class MetricsLinter {
 			boolean controller = !isFramework(family.name());
 			PromtoolRules.check(family,
 					(checked, text) -> findings.add(new LintFinding(checked.name(), text, controller)));
-			controllerRules(family, controller, findings);
+			controllerRules(family, controller, objectLabels.getOrDefault(family.name(), Set.of()), findings);
 		}
 		for (String duplicate : exposition.duplicateNames()) {
 			findings.add(new LintFinding(duplicate, "metric name is exposed more than once", !isFramework(duplicate)));
@@ -141,7 +156,8 @@ public final class MetricsLinter {
 		return false;
 	}
 
-	private void controllerRules(ExposedFamily family, boolean controller, List<LintFinding> findings) {
+	private void controllerRules(ExposedFamily family, boolean controller, Set<String> objectLabels,
+			List<LintFinding> findings) {
 		String name = family.name();
 		// client-go's and controller-runtime's names and labels are a shared standard
 		// that
@@ -166,7 +182,7 @@ public final class MetricsLinter {
 		}
 		if (controller && !standard) {
 			for (String label : family.labelKeys()) {
-				if (!this.allowedLabels.contains(label)
+				if (!this.allowedLabels.contains(label) && !objectLabels.contains(label)
 						&& (UNBOUNDED_LABELS.contains(label) || label.endsWith("_id") || label.endsWith("_uid"))) {
 					findings.add(new LintFinding(name, "label \"" + label + "\" suggests an unbounded value; "
 							+ "allow it with " + this.allowedLabelsSetting + " if it is bounded", true));

@@ -152,7 +152,7 @@ public class LiveMetrics {
 	 * @return the findings
 	 */
 	public LintReport lint(Exposition exposition) {
-		return this.linter.lint(exposition, declaredFamilies());
+		return this.linter.lint(exposition, declaredFamilies(), this.declared.metrics().objectLabels());
 	}
 
 	/**

@@ -46,6 +46,22 @@ class MetricsLinterTests {
 	}
 
 	@Test
+	void takesTheLabelsThatNameTheObjectOfAPerObjectMetricForBounded() {
+		Exposition scrape = Exposition.parse("""
+				# HELP karpenter_certificate_ready_status Ready.
+				# TYPE karpenter_certificate_ready_status gauge
+				karpenter_certificate_ready_status{name="web",namespace="prod",pod_name="p"} 1
+				""");
+		assertThat(this.linter
+			.lint(scrape, List.of(), Map.of("karpenter_certificate_ready_status", Set.of("namespace", "name")))
+			.findings()).extracting(LintFinding::text)
+			.containsExactly("label \"pod_name\" suggests an unbounded value; allow it with the allowedLabels of "
+					+ "new MetricsLinter(…) if it is bounded");
+		assertThat(this.linter.lint(scrape).findings()).extracting(LintFinding::text)
+			.anyMatch((text) -> text.startsWith("label \"name\" suggests an unbounded value"));
+	}
+
+	@Test
 	void separatesControllerFindingsFromFrameworkFindings() {
 		LintReport report = this.linter.lint(Exposition.parse("""
 				# HELP jvm_compilation_time_ms_total Compilation time.

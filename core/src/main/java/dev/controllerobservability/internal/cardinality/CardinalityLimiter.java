@@ -178,8 +178,24 @@ public final class CardinalityLimiter {
 	 * @return the labels to record
 	 */
 	public Tags limit(String metric, String... keyValues) {
+		return limit(metric, keyValues, 0);
+	}
+
+	/**
+	 * The labels to record a series of a per-object metric with: the labels that name the
+	 * object, which come first, are only truncated, since their values come and go with
+	 * the objects and are bounded by the series cap, whose places
+	 * {@link #release(String, List)} frees.
+	 * @param metric the exposed metric name
+	 * @param keyValues label keys, each followed by the value the caller gave; the values
+	 * are replaced in place by the ones to record
+	 * @param identityLabels how many labels, first among them, name the object
+	 * @return the labels to record
+	 */
+	public Tags limit(String metric, String[] keyValues, int identityLabels) {
 		for (int i = 1; i < keyValues.length; i += 2) {
-			keyValues[i] = categorize(metric, keyValues[i - 1], keyValues[i]);
+			keyValues[i] = (i < 2 * identityLabels) ? truncate(keyValues[i])
+					: categorize(metric, keyValues[i - 1], keyValues[i]);
 		}
 		if (keyValues.length == 0) {
 			return Tags.empty();
@@ -244,6 +260,22 @@ public final class CardinalityLimiter {
 			}
 		}
 		return false;
+	}
+
+	/**
+	 * Frees the place of a series that was removed under a metric's series cap.
+	 * @param metric the exposed metric name
+	 * @param values the series' label values, in label key order
+	 * @return whether the series held a place
+	 */
+	public boolean release(String metric, List<String> values) {
+		Set<List<String>> known = this.series.get(metric);
+		if (known == null) {
+			return false;
+		}
+		synchronized (known) {
+			return known.remove(values);
+		}
 	}
 
 	/**

@@ -36,6 +36,14 @@ public interface CatalogHistograms {
 	Series series(String family, String help, List<String> labelKeys, double[] buckets, boolean negative, Tags tags);
 
 	/**
+	 * Removes one series of a family, and its {@code _max}: a later {@link #series} call
+	 * starts it anew from zero.
+	 * @param family the exposed family name
+	 * @param tags the series' labels
+	 */
+	void remove(String family, Tags tags);
+
+	/**
 	 * The exact histograms of a registry, if it is a {@code PrometheusMeterRegistry}.
 	 * @param registry the registry declared metrics are recorded in
 	 * @param naming the constant labels of controller metrics

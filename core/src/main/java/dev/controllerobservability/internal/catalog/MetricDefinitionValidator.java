@@ -1,5 +1,6 @@
 package dev.controllerobservability.internal.catalog;
 
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -8,6 +9,7 @@ import java.util.Set;
 
 import dev.controllerobservability.catalog.InvalidMetricDefinitionException;
 import dev.controllerobservability.catalog.MetricDefinition;
+import dev.controllerobservability.catalog.PerObject;
 import dev.controllerobservability.catalog.MetricType;
 import dev.controllerobservability.internal.metrics.BucketRules;
 import dev.controllerobservability.internal.metrics.MetricConventions;
@@ -39,6 +41,9 @@ final class MetricDefinitionValidator {
 
 	private static final int MAX_PRESET_SERIES = 10_000;
 
+	/** Shortest time a per-object series may live without being written. */
+	static final Duration MIN_TIME_TO_LIVE = Duration.ofSeconds(1);
+
 	private MetricDefinitionValidator() {
 	}
 
@@ -55,6 +60,29 @@ final class MetricDefinitionValidator {
 		checkUnit(definition);
 		version(name, "deprecated-version", definition.deprecatedVersion());
 		checkLabelValues(definition);
+		checkPerObject(definition);
+	}
+
+	private static void checkPerObject(MetricDefinition definition) {
+		PerObject perObject = definition.perObject();
+		if (perObject == null) {
+			return;
+		}
+		Duration timeToLive = perObject.timeToLive();
+		if (timeToLive != null && timeToLive.compareTo(MIN_TIME_TO_LIVE) < 0) {
+			throw new InvalidMetricDefinitionException(definition.name(), "time-to-live", timeToLive,
+					"a per-object series must live at least " + MIN_TIME_TO_LIVE.toSeconds()
+							+ " second without being written: a shorter time would remove series between "
+							+ "two writes of a busy object",
+					"Give 1s or more, such as 10m, or leave it out to keep series until their object is forgotten");
+		}
+		for (String label : perObject.labels()) {
+			if (definition.labelValues().containsKey(label)) {
+				throw new InvalidMetricDefinitionException(definition.name(), "label-values", label, "'" + label
+						+ "' names the object of a per-object metric and takes the value of each object " + "recorded",
+						"Remove the known values of '" + label + "'");
+			}
+		}
 	}
 
 	/** Checks a metric name or, with {@code field} set, an old name it replaces. */

@@ -66,6 +66,14 @@ final class PrometheusCatalogHistograms implements CatalogHistograms {
 		return histogram.series(tags);
 	}
 
+	@Override
+	public void remove(String family, Tags tags) {
+		Family histogram = this.families.get(family);
+		if (histogram != null) {
+			histogram.remove(tags);
+		}
+	}
+
 	/** One family: its histogram and, for values of 0 or more, its {@code _max}. */
 	private final class Family {
 
@@ -120,7 +128,29 @@ final class PrometheusCatalogHistograms implements CatalogHistograms {
 			}
 		}
 
+		void remove(Tags tags) {
+			String[] values = values(tags);
+			this.histogram.remove(values);
+			if (this.maxima != null) {
+				this.maxima.remove(List.of(values));
+			}
+		}
+
 		Series series(Tags tags) {
+			String[] values = values(tags);
+			NativeHistogram.DataPoint point = this.histogram.labelValues(values);
+			if (this.maxima == null) {
+				return point::observe;
+			}
+			WindowMax window = this.maxima.computeIfAbsent(List.of(values),
+					(key) -> new WindowMax(PrometheusCatalogHistograms.this.clock.monotonicTime()));
+			return (value) -> {
+				point.observe(value);
+				window.record(value);
+			};
+		}
+
+		private String[] values(Tags tags) {
 			String[] values = new String[this.labelNames.length];
 			for (Tag tag : tags) {
 				for (int i = 0; i < values.length; i++) {
@@ -134,16 +164,7 @@ final class PrometheusCatalogHistograms implements CatalogHistograms {
 					values[i] = MetricConventions.NONE;
 				}
 			}
-			NativeHistogram.DataPoint point = this.histogram.labelValues(values);
-			if (this.maxima == null) {
-				return point::observe;
-			}
-			WindowMax window = this.maxima.computeIfAbsent(List.of(values),
-					(key) -> new WindowMax(PrometheusCatalogHistograms.this.clock.monotonicTime()));
-			return (value) -> {
-				point.observe(value);
-				window.record(value);
-			};
+			return values;
 		}
 
 	}

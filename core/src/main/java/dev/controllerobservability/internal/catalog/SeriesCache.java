@@ -1,6 +1,5 @@
 package dev.controllerobservability.internal.catalog;
 
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -111,21 +110,6 @@ public final class SeriesCache<T> {
 			}
 		}
 		return null;
-	}
-
-	/** Label keys and values compared element by element. */
-	private record KeyValues(String[] keyValues) {
-
-		@Override
-		public boolean equals(Object other) {
-			return other instanceof KeyValues that && Arrays.equals(this.keyValues, that.keyValues);
-		}
-
-		@Override
-		public int hashCode() {
-			return Arrays.hashCode(this.keyValues);
-		}
-
 	}
 
 }

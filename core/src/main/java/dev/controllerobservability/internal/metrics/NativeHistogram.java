@@ -180,6 +180,16 @@ public final class NativeHistogram implements Collector {
 				(key) -> new DataPoint(this, this.constLabels.merge(this.labelNames, values)));
 	}
 
+	/**
+	 * Removes the series of one set of label values: it is no longer exposed, and a later
+	 * {@link #labelValues} starts it anew from zero.
+	 * @param values one value per label name, in their order
+	 * @return whether it existed
+	 */
+	public boolean remove(String... values) {
+		return this.dataPoints.remove(List.of(values)) != null;
+	}
+
 	@Override
 	public String getPrometheusName() {
 		return this.name;
