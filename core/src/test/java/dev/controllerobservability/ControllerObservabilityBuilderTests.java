@@ -118,6 +118,12 @@ class ControllerObservabilityBuilderTests {
 							.labelAllowList("widgets_x_total", "zone", "us-east-1a"),
 						"labelAllowList(…) key \"widgets_x_total\" key \"zone\"", "us-east-1a",
 						"longer than the longest label value kept (5 characters)"),
+				refused("label-allow-list.widgets_x_total.name",
+						(b) -> b.metric(MetricDefinition.counter("x_total").help("X.").perObject().build())
+							.namespace("widgets")
+							.labelAllowList("widgets_x_total", "name", "web"),
+						"labelAllowList(…) key \"widgets_x_total\" key \"name\"", "name",
+						"'name' names the object of the per-object metric widgets_x_total"),
 				refused("common-tags.kind", (b) -> b.operationTags("kind").commonTags(Tags.of("kind", "common")),
 						"commonTags(…) key \"kind\"", "common",
 						"'kind' is also an operation tag (ControllerObservability.Builder.operationTags(…))"),

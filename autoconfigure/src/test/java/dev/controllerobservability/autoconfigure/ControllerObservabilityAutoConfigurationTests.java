@@ -579,6 +579,19 @@ class ControllerObservabilityAutoConfigurationTests {
 	}
 
 	@Test
+	void analysesAMetricDefinitionBeanThatCannotBeBuilt() {
+		this.contextRunner
+			.withBean("seen", MetricDefinition.class,
+					() -> MetricDefinition.gauge("seen").help("Seen.").timeToLive(Duration.ofMinutes(5)).build())
+			.run((context) -> {
+				String text = analyze(context).getDescription();
+				assertThat(text).contains("Property: controller.observability.metrics.seen.time-to-live",
+						"Value: \"5m\"", "only a per-object metric has a time to live",
+						"(declared as a MetricDefinition bean)");
+			});
+	}
+
+	@Test
 	void failsOnAMetricDefinitionBeanMistake() {
 		this.contextRunner
 			.withBean(MetricDefinition.class, () -> MetricDefinition.counter("nodes_created_total").help("h").build())

@@ -96,6 +96,28 @@ class SameRulesOnBothPathsTests {
 						"version=1.5.0", "show-hidden-metrics-for-version=1.3"),
 				bad("disabled-metrics[0]", (b) -> b.disabledMetrics(List.of("karpenter-old")),
 						"disabled-metrics=karpenter-old"),
+				bad("label-allow-list.controller_x_total.name",
+						(b) -> b.metric(MetricDefinition.counter("x_total").help("X.").perObject().build())
+							.labelAllowList("controller_x_total", "name", "web"),
+						"metrics.x_total.type=counter", "metrics.x_total.help=X.", "metrics.x_total.per-object=true",
+						"label-allow-list.controller_x_total.name=web"),
+				bad("metrics.seen.time-to-live",
+						(b) -> b.metric(MetricDefinition.gauge("seen")
+							.help("Seen.")
+							.perObject()
+							.timeToLive(Duration.ofMillis(500))
+							.build()),
+						"metrics.seen.type=gauge", "metrics.seen.help=Seen.", "metrics.seen.per-object=true",
+						"metrics.seen.time-to-live=500ms"),
+				bad("metrics.seen.labels",
+						(b) -> b
+							.metric(MetricDefinition.gauge("seen").help("Seen.").labels("name").perObject().build()),
+						"metrics.seen.type=gauge", "metrics.seen.help=Seen.", "metrics.seen.per-object=true",
+						"metrics.seen.labels=name"),
+				bad("metrics.seen.label-values.name", (b) -> b
+					.metric(MetricDefinition.gauge("seen").help("Seen.").perObject().labelValues("name", "a").build()),
+						"metrics.seen.type=gauge", "metrics.seen.help=Seen.", "metrics.seen.per-object=true",
+						"metrics.seen.label-values.name=a"),
 				bad("label-allow-list.karpenter_nodes_total.Zone",
 						(b) -> b.labelAllowList("karpenter_nodes_total", "Zone", "a"),
 						"label-allow-list.karpenter_nodes_total.Zone=a"),

@@ -912,8 +912,10 @@ public class ControllerMetrics implements AutoCloseable {
 		Registered metric = lookup(name, types);
 		if (metric.definition.perObject() == null) {
 			throw new IllegalArgumentException("Metric '" + name + "' is not declared per object, so its series carry "
-					+ "no object; declare it with " + this.settingNames.of(Setting.METRICS) + " per object ("
-					+ ((this.settingNames == SettingNames.PROPERTIES) ? "per-object: true" : "perObject()")
+					+ "no object; declare it per object ("
+					+ ((this.settingNames == SettingNames.PROPERTIES)
+							? this.settingNames.of(Setting.metric(name).field("per-object")) + "=true"
+							: "perObject() in " + this.settingNames.of(Setting.metric(name)))
 					+ "), or give its labels " + metric.definition.labels() + " without an ObjectRef");
 		}
 		if (object == null) {
@@ -1065,6 +1067,12 @@ public class ControllerMetrics implements AutoCloseable {
 						+ metric.definition.name() + "' is given twice; give each of " + labels + " once");
 			}
 			String value = labelKeyValues[i + 1];
+			if (index < metric.identityLabels && (value == null || value.isEmpty())
+					&& !labels.get(index).equals(ObjectRef.NAMESPACE_LABEL)) {
+				throw new IllegalArgumentException("Label '" + labels.get(index) + "' of per-object metric '"
+						+ metric.definition.name() + "' is " + ((value == null) ? "null" : "empty")
+						+ "; it names the object: give the object's " + labels.get(index) + " from its metadata");
+			}
 			values[index] = (value != null && !value.isEmpty()) ? value : MetricConventions.NONE;
 		}
 		String[] keyValues = new String[labels.size() * 2];

@@ -53,14 +53,18 @@ public record MetricDefinition(String name, MetricType type, String help, List<S
 
 	public MetricDefinition {
 		labels = (labels != null) ? List.copyOf(labels) : List.of();
-		if (perObject != null) {
+		if (perObject != null && !startsWith(labels, perObject.labels())) {
 			List<String> withIdentity = new ArrayList<>(perObject.labels());
-			labels.stream().filter((label) -> !withIdentity.contains(label)).forEach(withIdentity::add);
+			withIdentity.addAll(labels);
 			labels = List.copyOf(withIdentity);
 		}
 		buckets = (buckets != null) ? List.copyOf(buckets) : List.of();
 		stability = (stability != null) ? stability : StabilityLevel.ALPHA;
 		labelValues = (labelValues != null) ? Map.copyOf(labelValues) : Map.of();
+	}
+
+	private static boolean startsWith(List<String> labels, List<String> prefix) {
+		return labels.size() >= prefix.size() && labels.subList(0, prefix.size()).equals(prefix);
 	}
 
 	/**

@@ -5,6 +5,8 @@ import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.controllerobservability.internal.settings.DurationText;
+
 /**
  * How a metric follows the objects it is about ({@link MetricDefinition#perObject()}):
  * its series carry the object's {@code namespace} and {@code name} labels (and
@@ -34,7 +36,7 @@ public record PerObject(boolean kind, @Nullable Duration timeToLive) {
 			@Nullable Duration timeToLive) {
 		if (!perObject && (kind || timeToLive != null)) {
 			String field = kind ? "object-kind" : "time-to-live";
-			throw new InvalidMetricDefinitionException(metric, field, kind ? (Object) true : timeToLive,
+			throw new InvalidMetricDefinitionException(metric, field, kind ? "true" : DurationText.of(timeToLive),
 					"only a per-object metric " + (kind ? "carries the object's kind" : "has a time to live"),
 					"Declare the metric per object (per-object: true, or perObject() in Java), or leave " + field
 							+ " out");

@@ -152,6 +152,15 @@ class PerObjectMetricsTests {
 		assertThat(registry.get("cm.certificate_renewals").tag("name", "four").counter().count()).isEqualTo(1);
 		assertThat(registry.get("cm.certificate_renewals").tag("name", "overflow").counter().count()).isEqualTo(1);
 		assertThat(registry.get("cm.cardinality_enforcement_series_overflows").counter().count()).isEqualTo(overflows);
+
+		// A handle kept from before its object was forgotten is a new label set, which
+		// goes to the overflow series while the cap is full.
+		MetricCounter kept = metrics.counter("certificate_renewals_total", ObjectRef.of("a", "two"), "result", "ok");
+		metrics.forget(ObjectRef.of("a", "two"));
+		metrics.counter("certificate_renewals_total", ObjectRef.of("a", "five"), "result", "ok").increment();
+		kept.increment();
+		assertThat(registry.get("cm.certificate_renewals").tag("name", "overflow").counter().count()).isEqualTo(2);
+		assertThat(registry.find("cm.certificate_renewals").tag("name", "two").meters()).isEmpty();
 	}
 
 	@Test
@@ -249,6 +258,22 @@ class PerObjectMetricsTests {
 		assertThat(registry.get("cm.certificate_renewals").tag("name", "a".repeat(128)).counter().count()).isEqualTo(1);
 		assertThat(metrics.forget(long1)).isEqualTo(1);
 		assertThat(registry.find("cm.certificate_renewals").meters()).isEmpty();
+	}
+
+	@Test
+	void callingForExpiryMoreOftenThanAnEpochStillRemovesIdleSeries() {
+		MeterRegistry registry = registry("micrometer");
+		ControllerMetrics metrics = metrics(registry, 100);
+		metrics.gauge("certificate_last_seen_timestamp_seconds", ObjectRef.of("prod", "quiet")).set(1);
+		int removed = 0;
+		for (int second = 10; second <= 12 * 60 && removed == 0; second += 10) {
+			this.clock.add(Duration.ofSeconds(10));
+			removed = metrics.expireIdleSeries();
+			if (second < 10 * 60) {
+				assertThat(removed).as("removed at %ss", second).isZero();
+			}
+		}
+		assertThat(removed).isEqualTo(1);
 	}
 
 	@Test
@@ -359,6 +384,12 @@ class PerObjectMetricsTests {
 			.withMessageContaining("The object to forget is null");
 		assertThatIllegalArgumentException().isThrownBy(() -> ObjectRef.of("prod", ""))
 			.withMessageContaining("An object's name is empty");
+		assertThatIllegalArgumentException().isThrownBy(
+				() -> metrics.counter("certificate_renewals_total", "namespace", "prod", "name", "", "result", "ok"))
+			.withMessageContaining("Label 'name' of per-object metric 'certificate_renewals_total' is empty");
+		assertThatIllegalArgumentException().isThrownBy(
+				() -> metrics.gauge("resource_generation", "kind", (String) null, "namespace", "", "name", "default"))
+			.withMessageContaining("Label 'kind' of per-object metric 'resource_generation' is null");
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> metrics.counter("certificate_renewals_total", "name", "web", "result", "ok"))
 			.withMessageContaining("Label 'namespace' of metric 'certificate_renewals_total' has no value");
@@ -372,13 +403,18 @@ class PerObjectMetricsTests {
 			.withMessageContaining("only a per-object metric has a time to live");
 		assertThatExceptionOfType(InvalidMetricDefinitionException.class).isThrownBy(() -> MetricCatalog.of("cm", List
 			.of(MetricDefinition.gauge("seen").help("Seen.").perObject().timeToLive(Duration.ofMillis(500)).build())))
-			.withMessageContaining("time-to-live")
+			.withMessageContaining("time-to-live = 500ms")
 			.withMessageContaining("at least 1 second");
 		assertThatExceptionOfType(InvalidMetricDefinitionException.class)
 			.isThrownBy(() -> MetricCatalog.of("cm",
 					List.of(MetricDefinition.gauge("seen").help("Seen.").perObject().labelValues("name", "a").build())))
-			.withMessageContaining("label-values")
+			.withMessageContaining("label-values.name")
 			.withMessageContaining("'name' names the object");
+		assertThatExceptionOfType(InvalidMetricDefinitionException.class)
+			.isThrownBy(() -> MetricCatalog.of("cm",
+					List.of(MetricDefinition.gauge("seen").help("Seen.").labels("name").perObject().build())))
+			.withMessageContaining("labels")
+			.withMessageContaining("'name' names the object of a per-object metric, and per-object adds it");
 		assertThat(MetricDefinition.gauge("seen").help("Seen.").labels("condition").perObject().build().labels())
 			.containsExactly("namespace", "name", "condition");
 	}

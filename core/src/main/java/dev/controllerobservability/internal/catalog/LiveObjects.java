@@ -58,6 +58,9 @@ public final class LiveObjects implements AutoCloseable {
 	/** When each remembered epoch started, by epoch modulo its length. */
 	private long[] starts = new long[1];
 
+	/** Shortest time between the starts of two epochs. */
+	private long interval = MIN_EPOCH_NANOS;
+
 	private long shortestTimeToLive = Long.MAX_VALUE;
 
 	private long longestTimeToLive;
@@ -130,8 +133,9 @@ public final class LiveObjects implements AutoCloseable {
 	}
 
 	/**
-	 * Starts the next epoch and removes the series of every metric that have not been
-	 * written for its time to live.
+	 * Starts the next epoch, unless the current one started less than an epoch's length
+	 * ago, and removes the series of every metric that have not been written for its time
+	 * to live.
 	 * @return how many series were removed
 	 */
 	public int expireIdleSeries() {
@@ -139,9 +143,14 @@ public final class LiveObjects implements AutoCloseable {
 		long now;
 		synchronized (this) {
 			now = this.clock.monotonicTime();
-			current = this.epoch + 1;
-			this.starts[Math.floorMod(current, this.starts.length)] = now;
-			this.epoch = current;
+			current = this.epoch;
+			// Epochs started more often would fill the remembered starts with recent
+			// times, and no series would ever look idle.
+			if (now - this.starts[Math.floorMod(current, this.starts.length)] >= this.interval) {
+				current++;
+				this.starts[Math.floorMod(current, this.starts.length)] = now;
+				this.epoch = current;
+			}
 		}
 		int removed = 0;
 		for (ObjectSeries table : this.expiring) {
@@ -177,6 +186,7 @@ public final class LiveObjects implements AutoCloseable {
 		this.longestTimeToLive = Math.max(this.longestTimeToLive, timeToLiveNanos);
 		long interval = Math.max(MIN_EPOCH_NANOS,
 				Math.max(this.shortestTimeToLive / EPOCHS_PER_TIME_TO_LIVE, this.longestTimeToLive / (MAX_EPOCHS - 2)));
+		this.interval = interval;
 		int length = (int) Math.min(MAX_EPOCHS, this.longestTimeToLive / interval + 2);
 		if (length > this.starts.length) {
 			long[] starts = new long[length];

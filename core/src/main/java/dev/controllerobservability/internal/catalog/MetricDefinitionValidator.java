@@ -15,6 +15,7 @@ import dev.controllerobservability.internal.metrics.BucketRules;
 import dev.controllerobservability.internal.metrics.MetricConventions;
 import dev.controllerobservability.internal.metrics.MetricNames;
 import dev.controllerobservability.internal.metrics.NamingPolicy;
+import dev.controllerobservability.internal.settings.DurationText;
 import dev.controllerobservability.internal.stability.Version;
 
 /**
@@ -55,12 +56,29 @@ final class MetricDefinitionValidator {
 					"every metric needs help text: it becomes the # HELP line and the reference docs",
 					"Describe what the metric counts or measures, such as 'Number of nodes launched by a provisioner.'");
 		}
+		checkObjectLabels(definition);
 		checkLabels(definition);
 		checkBuckets(definition);
 		checkUnit(definition);
 		version(name, "deprecated-version", definition.deprecatedVersion());
 		checkLabelValues(definition);
 		checkPerObject(definition);
+	}
+
+	/** A per-object metric's own labels do not name the object again. */
+	private static void checkObjectLabels(MetricDefinition definition) {
+		PerObject perObject = definition.perObject();
+		if (perObject == null) {
+			return;
+		}
+		List<String> own = definition.labels().subList(perObject.labels().size(), definition.labels().size());
+		for (String label : perObject.labels()) {
+			if (own.contains(label)) {
+				throw new InvalidMetricDefinitionException(definition.name(), "labels", label,
+						"'" + label + "' names the object of a per-object metric, and per-object adds it",
+						"Remove '" + label + "' from the labels");
+			}
+		}
 	}
 
 	private static void checkPerObject(MetricDefinition definition) {
@@ -70,7 +88,7 @@ final class MetricDefinitionValidator {
 		}
 		Duration timeToLive = perObject.timeToLive();
 		if (timeToLive != null && timeToLive.compareTo(MIN_TIME_TO_LIVE) < 0) {
-			throw new InvalidMetricDefinitionException(definition.name(), "time-to-live", timeToLive,
+			throw new InvalidMetricDefinitionException(definition.name(), "time-to-live", DurationText.of(timeToLive),
 					"a per-object series must live at least " + MIN_TIME_TO_LIVE.toSeconds()
 							+ " second without being written: a shorter time would remove series between "
 							+ "two writes of a busy object",
@@ -78,8 +96,10 @@ final class MetricDefinitionValidator {
 		}
 		for (String label : perObject.labels()) {
 			if (definition.labelValues().containsKey(label)) {
-				throw new InvalidMetricDefinitionException(definition.name(), "label-values", label, "'" + label
-						+ "' names the object of a per-object metric and takes the value of each object " + "recorded",
+				throw new InvalidMetricDefinitionException(definition.name(), "label-values." + label,
+						definition.labelValues().get(label),
+						"'" + label + "' names the object of a per-object metric and takes the value of each object "
+								+ "recorded",
 						"Remove the known values of '" + label + "'");
 			}
 		}

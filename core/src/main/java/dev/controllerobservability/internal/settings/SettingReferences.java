@@ -16,6 +16,7 @@ import org.jspecify.annotations.Nullable;
 
 import dev.controllerobservability.InvalidSettingException;
 import dev.controllerobservability.catalog.MetricDefinition;
+import dev.controllerobservability.catalog.PerObject;
 import dev.controllerobservability.catalog.MetricType;
 import dev.controllerobservability.internal.catalog.MetricCatalog;
 import dev.controllerobservability.internal.metrics.MetricConventions;
@@ -247,6 +248,13 @@ public final class SettingReferences {
 		MetricDefinition definition = findDeclared(metric);
 		if (definition != null) {
 			for (String label : labels.keySet()) {
+				PerObject perObject = definition.perObject();
+				if (perObject != null && perObject.labels().contains(label)) {
+					throw setting.key(label)
+						.refuse(label, "'" + label + "' names the object of the per-object metric " + metric
+								+ ", whose values come and go with the objects and are bounded by the series cap",
+								"Remove the allow-list of '" + label + "'");
+				}
 				if (!definition.labels().contains(label)) {
 					String closest = ClosestName.of(label, definition.labels());
 					throw setting.key(label)
