@@ -501,7 +501,8 @@ class ControllerObservabilityAutoConfigurationTests {
 	void failsOnAnUnknownMetricProperty() {
 		assertFailure("controller.observability.metrics.nodes_total.labls=zone",
 				"Property: controller.observability.metrics.nodes_total.labls", "Did you mean 'labels'?",
-				"buckets, deprecated-version, help, label-values, labels, renamed-in, replaces, stability, type, unit");
+				"buckets, deprecated-version, help, label-values, labels, object-kind, per-object, renamed-in, replaces, "
+						+ "stability, time-to-live, type, unit");
 	}
 
 	@Test

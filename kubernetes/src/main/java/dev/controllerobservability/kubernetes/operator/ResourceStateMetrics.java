@@ -38,25 +38,53 @@ public final class ResourceStateMetrics {
 	 * @return the four per-object gauges
 	 */
 	public static List<MetricDefinition> definitions() {
-		return List.of(
-				MetricDefinition.gauge(ResourceStateNames.STATUS_CONDITION)
-					.help("Status of each condition of a reconciled resource: 1 for the current status, else 0.")
-					.labels(ResourceStateNames.TYPE_LABEL, ResourceStateNames.STATUS_LABEL)
-					.perObjectWithKind()
-					.build(),
-				MetricDefinition.gauge(ResourceStateNames.GENERATION)
-					.help("Generation of a reconciled resource's desired state (metadata.generation).")
-					.perObjectWithKind()
-					.build(),
-				MetricDefinition.gauge(ResourceStateNames.OBSERVED_GENERATION)
-					.help("Generation the controller last reported as reconciled (status.observedGeneration).")
-					.perObjectWithKind()
-					.build(),
-				MetricDefinition.gauge(ResourceStateNames.CREATED)
-					.help("Creation time of a reconciled resource (metadata.creationTimestamp), in Unix seconds.")
-					.unit("seconds")
-					.perObjectWithKind()
-					.build());
+		return List.of(statusCondition(), generation(), observedGeneration(), createdTimestamp());
+	}
+
+	/**
+	 * {@code resource_status_condition}.
+	 * @return the definition
+	 */
+	public static MetricDefinition statusCondition() {
+		return MetricDefinition.gauge(ResourceStateNames.STATUS_CONDITION)
+			.help("Status of each condition of a reconciled resource: 1 for the current status, else 0.")
+			.labels(ResourceStateNames.TYPE_LABEL, ResourceStateNames.STATUS_LABEL)
+			.perObjectWithKind()
+			.build();
+	}
+
+	/**
+	 * {@code resource_generation}.
+	 * @return the definition
+	 */
+	public static MetricDefinition generation() {
+		return MetricDefinition.gauge(ResourceStateNames.GENERATION)
+			.help("Generation of a reconciled resource's desired state (metadata.generation).")
+			.perObjectWithKind()
+			.build();
+	}
+
+	/**
+	 * {@code resource_observed_generation}.
+	 * @return the definition
+	 */
+	public static MetricDefinition observedGeneration() {
+		return MetricDefinition.gauge(ResourceStateNames.OBSERVED_GENERATION)
+			.help("Generation the controller last reported as reconciled (status.observedGeneration).")
+			.perObjectWithKind()
+			.build();
+	}
+
+	/**
+	 * {@code resource_created_timestamp_seconds}.
+	 * @return the definition
+	 */
+	public static MetricDefinition createdTimestamp() {
+		return MetricDefinition.gauge(ResourceStateNames.CREATED)
+			.help("Creation time of a reconciled resource (metadata.creationTimestamp), in Unix seconds.")
+			.unit("seconds")
+			.perObjectWithKind()
+			.build();
 	}
 
 }
