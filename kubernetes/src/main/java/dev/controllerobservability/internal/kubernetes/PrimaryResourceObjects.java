@@ -45,6 +45,14 @@ public final class PrimaryResourceObjects {
 	}
 
 	/**
+	 * Whether the resource state metrics are recorded.
+	 * @return whether they are
+	 */
+	public boolean recordsState() {
+		return this.resourceState;
+	}
+
+	/**
 	 * Removes every series of a deleted resource, in every per-object metric.
 	 * @param object the resource
 	 */

@@ -29,6 +29,7 @@ import dev.controllerobservability.catalog.ControllerMetrics;
 import dev.controllerobservability.internal.kubernetes.ControllerRuntimeHistograms;
 import dev.controllerobservability.internal.kubernetes.ControllerRuntimeMeters;
 import dev.controllerobservability.internal.kubernetes.PrimaryResourceObjects;
+import dev.controllerobservability.internal.kubernetes.ResourceStateListener;
 import dev.controllerobservability.internal.kubernetes.ReconcileResult;
 import dev.controllerobservability.RecordingFailures;
 
@@ -104,9 +105,6 @@ public final class ControllerRuntimeMetrics implements Metrics {
 
 	/** The primary resources' per-object series, or {@code null} without a catalog. */
 	private final @Nullable PrimaryResourceObjects objects;
-
-	/** Each registered controller, to read its cache after a reconciliation. */
-	private final Map<String, Controller<? extends HasMetadata>> registered = new ConcurrentHashMap<>();
 
 	/**
 	 * Creates the metrics.
@@ -187,13 +185,21 @@ public final class ControllerRuntimeMetrics implements Metrics {
 			var configuration = controller.getConfiguration();
 			var processor = controller.getEventProcessor();
 			this.processing.put(configuration.getName(), processor::isRunning);
-			this.registered.put(configuration.getName(), controller);
+			if (this.objects != null && this.objects.recordsState()) {
+				listen(controller);
+			}
 			meters(configuration.getName())
 				.maxConcurrentReconciles(configuration.getConfigurationService().concurrentReconciliationThreads());
 		}
 		catch (RuntimeException ex) {
 			this.failures.record("register a controller's metrics", ex);
 		}
+	}
+
+	private <P extends HasMetadata> void listen(Controller<P> controller) {
+		controller.getEventSourceManager()
+			.registerEventSource(new ResourceStateListener<>(controller.getConfiguration().getResourceClass(),
+					this.objects, this.failures));
 	}
 
 	@Override
@@ -229,13 +235,11 @@ public final class ControllerRuntimeMetrics implements Metrics {
 	@Override
 	public void failedReconciliation(HasMetadata resource, Exception exception, Map<String, Object> metadata) {
 		run("count a workqueue retry", metadata, ControllerRuntimeMeters::retryScheduled);
-		seenLatest(resource, metadata);
 	}
 
 	@Override
 	public void finishedReconciliation(HasMetadata resource, Map<String, Object> metadata) {
 		run("note a reconciliation finished without retry", metadata, ControllerRuntimeMeters::finishedReconciliation);
-		seenLatest(resource, metadata);
 	}
 
 	@Override
@@ -282,33 +286,6 @@ public final class ControllerRuntimeMetrics implements Metrics {
 				this.failures.record("record a resource's state", ex);
 			}
 		}
-	}
-
-	/**
-	 * Records the resource as the controller's cache holds it after a reconciliation:
-	 * with the status the reconciler just wrote, which reaches no event when the
-	 * generation stays the same.
-	 */
-	private void seenLatest(HasMetadata resource, @Nullable Map<String, Object> metadata) {
-		if (this.objects == null) {
-			return;
-		}
-		HasMetadata latest = resource;
-		try {
-			Object name = (metadata != null) ? metadata.get(Constants.CONTROLLER_NAME) : null;
-			Controller<? extends HasMetadata> controller = (name != null) ? this.registered.get(name.toString()) : null;
-			if (controller != null) {
-				latest = controller.getEventSourceManager()
-					.getControllerEventSource()
-					.get(ResourceID.fromResource(resource))
-					.map(HasMetadata.class::cast)
-					.orElse(resource);
-			}
-		}
-		catch (RuntimeException ex) {
-			this.failures.record("read a resource from the controller's cache", ex);
-		}
-		seen(latest);
 	}
 
 	@Override

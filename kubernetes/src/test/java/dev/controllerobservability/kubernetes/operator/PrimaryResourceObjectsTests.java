@@ -143,6 +143,15 @@ class PrimaryResourceObjectsTests {
 	}
 
 	@Test
+	void forgetsNothingWhenBuiltWithoutTheCatalog() {
+		this.observability.metrics().gauge("gadget_parts", A).set(3);
+		ControllerRuntimeMetrics withoutCatalog = new ControllerRuntimeMetrics(this.registry, new PrometheusRegistry(),
+				this.observability.failures());
+		withoutCatalog.cleanupDoneFor(new ResourceID("a", "default"), METADATA);
+		assertThat(scrape().value("shop_gadget_parts", labels("Gadget"))).isEqualTo(3.0);
+	}
+
+	@Test
 	void refusesResourceStateWithoutTheCatalog() {
 		assertThatIllegalStateException()
 			.isThrownBy(() -> ControllerRuntimeMetrics
