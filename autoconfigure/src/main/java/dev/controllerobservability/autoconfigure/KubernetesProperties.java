@@ -1,6 +1,11 @@
 package dev.controllerobservability.autoconfigure;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.boot.context.properties.bind.Name;
+
+import dev.controllerobservability.rules.AlertSeverity;
 
 /**
  * Kubernetes metrics under client-go's and controller-runtime's names.
@@ -8,7 +13,47 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param enabled Whether to count fabric8 client calls as rest_client_*, record Java
  * Operator SDK reconciliations as controller_runtime_* and workqueue_*, and expose
  * leader_election_master_status, when those libraries are present.
+ * @param resourceState Per-object metrics of the resources Java Operator SDK controllers
+ * reconcile: conditions, generations and creation time.
  */
-public record KubernetesProperties(@DefaultValue("true") boolean enabled) {
+public record KubernetesProperties(@DefaultValue("true") boolean enabled, @DefaultValue ResourceState resourceState) {
+
+	/**
+	 * The resource state metrics and their alerts.
+	 *
+	 * @param enabled Whether to declare and record the namespace-prefixed
+	 * resource_status_condition, _resource_generation, _resource_observed_generation and
+	 * _resource_created_timestamp_seconds for each resource an operator reconciles.
+	 * @param alerts Built-in alerts on the resource state metrics.
+	 */
+	public record ResourceState(@DefaultValue("false") boolean enabled, @DefaultValue Alerts alerts) {
+
+	}
+
+	/**
+	 * The built-in resource state alerts.
+	 *
+	 * @param enabled Whether to generate ResourceNotReady and
+	 * ResourceGenerationNotReconciled. Defaults to whether resource state is enabled.
+	 * @param notReady Alert when a resource's Ready condition stays not True.
+	 * @param generationNotReconciled Alert when a resource's generation stays above its
+	 * observed generation.
+	 */
+	public record Alerts(@Nullable Boolean enabled, @DefaultValue Alert notReady,
+			@DefaultValue Alert generationNotReconciled) {
+
+	}
+
+	/**
+	 * One resource state alert.
+	 *
+	 * @param forDuration How long the condition must hold before the alert fires; the
+	 * property is {@code for}.
+	 * @param severity Severity: critical, warning or info.
+	 */
+	public record Alert(@Name("for") @DefaultValue("15m") String forDuration,
+			@DefaultValue("WARNING") AlertSeverity severity) {
+
+	}
 
 }

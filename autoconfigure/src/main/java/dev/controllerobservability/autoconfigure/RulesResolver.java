@@ -7,6 +7,7 @@ import java.util.Map;
 import org.springframework.core.env.Environment;
 
 import dev.controllerobservability.internal.rules.OperationRuleSettings;
+import dev.controllerobservability.internal.rules.ResourceStateRuleSettings;
 import dev.controllerobservability.internal.rules.RuleSettingRules;
 import dev.controllerobservability.internal.rules.RuleSettings;
 import dev.controllerobservability.rules.AlertRule;
@@ -49,7 +50,21 @@ final class RulesResolver {
 		String applicationName = environment.getProperty("spring.application.name", namespace);
 		return new RuleSettings(window, group, ruleLabels, Collections.unmodifiableMap(operations),
 				Collections.unmodifiableMap(recordingRules), Collections.unmodifiableMap(alerts),
-				ScrapeTargetFactory.create(properties.scrape(), ruleLabels, environment, applicationName));
+				ScrapeTargetFactory.create(properties.scrape(), ruleLabels, environment, applicationName),
+				resourceStateRules(properties.kubernetes()));
+	}
+
+	private static ResourceStateRuleSettings resourceStateRules(KubernetesProperties kubernetes) {
+		KubernetesProperties.Alerts alerts = kubernetes.resourceState().alerts();
+		boolean enabled = (alerts.enabled() != null) ? alerts.enabled() : kubernetes.resourceState().enabled();
+		if (!enabled || !kubernetes.enabled()) {
+			return new ResourceStateRuleSettings(null, null);
+		}
+		return new ResourceStateRuleSettings(
+				ResourceStateRuleSettings.Alert.of(ResourceStateRuleSettings.NOT_READY, alerts.notReady().forDuration(),
+						alerts.notReady().severity()),
+				ResourceStateRuleSettings.Alert.of(ResourceStateRuleSettings.GENERATION_NOT_RECONCILED,
+						alerts.generationNotReconciled().forDuration(), alerts.generationNotReconciled().severity()));
 	}
 
 	private static OperationRuleSettings operationSettings(String operation, String window,

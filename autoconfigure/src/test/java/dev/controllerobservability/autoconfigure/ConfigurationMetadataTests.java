@@ -37,7 +37,9 @@ class ConfigurationMetadataTests {
 			if (!name.startsWith(PREFIX)) {
 				continue;
 			}
-			Object value = defaults.getPropertyValue(camelCase(name.substring(PREFIX.length())));
+			// An alert's "for" is bound by @Name to the component forDuration.
+			String path = camelCase(name.substring(PREFIX.length())).replaceAll("\\.for$", ".forDuration");
+			Object value = defaults.getPropertyValue(path);
 			if (value == null || value instanceof Map<?, ?>) {
 				continue;
 			}

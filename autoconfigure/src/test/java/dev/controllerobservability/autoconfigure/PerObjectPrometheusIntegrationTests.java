@@ -91,6 +91,7 @@ class PerObjectPrometheusIntegrationTests {
 		this.prometheus.awaitQuery("certs_certificate_seen_timestamp_seconds", List::isEmpty, WAIT);
 		// A metric without a time to live keeps the object's series.
 		assertThat(this.prometheus.query("certs_certificate_renewals_total{name=\"seen-tls\"}")).hasSize(1);
+		this.metrics.forget(web);
 	}
 
 	@SpringBootConfiguration

@@ -9,6 +9,8 @@ import java.util.Set;
 import java.util.TreeMap;
 
 import dev.controllerobservability.internal.json.IndentedJson;
+import dev.controllerobservability.internal.metrics.ResourceStateNames;
+import dev.controllerobservability.internal.rules.ResourceStateRules;
 import dev.controllerobservability.docs.ReferenceEntry;
 import dev.controllerobservability.operations.OperationDescriptor;
 
@@ -16,7 +18,9 @@ import dev.controllerobservability.operations.OperationDescriptor;
  * Generates a Grafana dashboard: per operation a rate panel by result, a latency heat
  * map, p50/p90/p99 and in-flight panels; a panel per catalog metric chosen by its type;
  * template variables for the Prometheus data source, the scrape job and the first
- * operation label (such as {@code provisioner}). Example:
+ * operation label (such as {@code provisioner}); with the resource state metrics in the
+ * catalog, the number of resources not ready and of generations not reconciled, by kind,
+ * as the built-in resource alerts count them. Example:
  *
  * <pre>{@code
  * String json = GrafanaDashboard.builder("Demo controller", "karpenter")
@@ -103,8 +107,25 @@ public final class GrafanaDashboard {
 								false));
 			}
 		}
+		resourceStatePanels();
 		catalogPanels();
 		return this;
+	}
+
+	private void resourceStatePanels() {
+		String namespace = this.builder.namespace;
+		boolean declared = this.builder.catalog.stream()
+			.anyMatch((entry) -> entry.name().equals(namespace + "_" + ResourceStateNames.STATUS_CONDITION));
+		if (!declared) {
+			return;
+		}
+		row("Resource state");
+		String job = "job=~\"$job\"";
+		panel("timeseries", "resources not ready", "short",
+				target("count by (kind) (" + ResourceStateRules.notReady(namespace, job) + ")", "{{kind}}", false));
+		panel("timeseries", "generations not reconciled", "short",
+				target("count by (kind) (" + ResourceStateRules.generationNotReconciled(namespace, job) + ")",
+						"{{kind}}", false));
 	}
 
 	private void durationPanels(OperationDescriptor operation, String family, String selector) {

@@ -16,6 +16,8 @@ import dev.controllerobservability.InvalidSettingException;
 import dev.controllerobservability.internal.rules.ManifestYaml;
 import dev.controllerobservability.internal.rules.OperationRuleSettings;
 import dev.controllerobservability.internal.rules.OperationRules;
+import dev.controllerobservability.internal.rules.ResourceStateRuleSettings;
+import dev.controllerobservability.internal.rules.ResourceStateRules;
 import dev.controllerobservability.internal.rules.RuleSettingRules;
 import dev.controllerobservability.internal.rules.RuleTemplates;
 import dev.controllerobservability.internal.rules.RuleValidator;
@@ -154,11 +156,15 @@ public record RuleSet(String group, List<RecordingRule> recordingRules, List<Ale
 
 		private final Map<String, LatencyArguments> latencies = new LinkedHashMap<>();
 
-		private final Map<String, StuckArguments> stuck = new LinkedHashMap<>();
+		private final Map<String, AlertArguments> stuck = new LinkedHashMap<>();
 
 		private final List<RecordingRule> recordingRules = new ArrayList<>();
 
 		private final List<AlertRule> alerts = new ArrayList<>();
+
+		private @Nullable AlertArguments notReady;
+
+		private @Nullable AlertArguments generationNotReconciled;
 
 		private Builder(String namespace, Function<String, OperationDescriptor> operations) {
 			this.namespace = namespace;
@@ -228,7 +234,34 @@ public record RuleSet(String group, List<RecordingRule> recordingRules, List<Ale
 		 */
 		public Builder stuckAlert(String operation, @Nullable String forDuration, @Nullable AlertSeverity severity) {
 			this.operationOrder.add(operation);
-			this.stuck.put(operation, new StuckArguments(forDuration, severity));
+			this.stuck.put(operation, new AlertArguments(forDuration, severity));
+			return this;
+		}
+
+		/**
+		 * Switches on {@code ResourceNotReady}: it fires when the {@code Ready} condition
+		 * of a resource in {@code <namespace>_resource_status_condition} (the Java
+		 * Operator SDK integration's resource state metrics) stays not {@code True}.
+		 * @param forDuration how long that may last, such as {@code 15m}
+		 * @param severity the alert's severity
+		 * @return this builder
+		 */
+		public Builder resourceNotReadyAlert(@Nullable String forDuration, @Nullable AlertSeverity severity) {
+			this.notReady = new AlertArguments(forDuration, severity);
+			return this;
+		}
+
+		/**
+		 * Switches on {@code ResourceGenerationNotReconciled}: it fires when
+		 * {@code <namespace>_resource_generation} of a resource stays above its
+		 * {@code <namespace>_resource_observed_generation}.
+		 * @param forDuration how long that may last, such as {@code 15m}
+		 * @param severity the alert's severity
+		 * @return this builder
+		 */
+		public Builder resourceGenerationNotReconciledAlert(@Nullable String forDuration,
+				@Nullable AlertSeverity severity) {
+			this.generationNotReconciled = new AlertArguments(forDuration, severity);
 			return this;
 		}
 
@@ -271,6 +304,10 @@ public record RuleSet(String group, List<RecordingRule> recordingRules, List<Ale
 						latency(operation, this.latencies.get(operation)), stuck(operation, this.stuck.get(operation)));
 				OperationRules.add(this.namespace, this.operations.apply(operation), settings, recordingRules, alerts);
 			}
+			ResourceStateRules.add(this.namespace,
+					new ResourceStateRuleSettings(alert(ResourceStateRuleSettings.NOT_READY, this.notReady),
+							alert(ResourceStateRuleSettings.GENERATION_NOT_RECONCILED, this.generationNotReconciled)),
+					alerts);
 			recordingRules.forEach(RuleValidator::validate);
 			alerts.forEach(RuleValidator::validate);
 			RuleTemplates templates = new RuleTemplates(this.namespace, this.operations);
@@ -304,8 +341,14 @@ public record RuleSet(String group, List<RecordingRule> recordingRules, List<Ale
 					given.forDuration(), given.severity()) : null;
 		}
 
-		private static OperationRuleSettings.@Nullable Stuck stuck(String operation, @Nullable StuckArguments given) {
+		private static OperationRuleSettings.@Nullable Stuck stuck(String operation, @Nullable AlertArguments given) {
 			return (given != null) ? new OperationRuleSettings.Stuck(operation, given.forDuration(), given.severity())
+					: null;
+		}
+
+		private static ResourceStateRuleSettings.@Nullable Alert alert(
+				dev.controllerobservability.internal.settings.Setting setting, @Nullable AlertArguments given) {
+			return (given != null) ? ResourceStateRuleSettings.Alert.of(setting, given.forDuration(), given.severity())
 					: null;
 		}
 
@@ -318,7 +361,7 @@ public record RuleSet(String group, List<RecordingRule> recordingRules, List<Ale
 				@Nullable AlertSeverity severity) {
 		}
 
-		private record StuckArguments(@Nullable String forDuration, @Nullable AlertSeverity severity) {
+		private record AlertArguments(@Nullable String forDuration, @Nullable AlertSeverity severity) {
 		}
 
 	}

@@ -5,7 +5,9 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import dev.controllerobservability.docs.ReferenceEntry;
 import dev.controllerobservability.operations.OperationDescriptor;
+import dev.controllerobservability.stability.StabilityLevel;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -67,6 +69,20 @@ class GrafanaDashboardTests {
 	void escapesTheQuotesOfPromQlSelectors() {
 		assertThat(this.json).contains(
 				"\"expr\": \"sum by (result) (rate(karpenter_bind_duration_seconds_count{job=~\\\"$job\\\", provisioner=~\\\"$provisioner\\\"}[5m]))\"");
+	}
+
+	@Test
+	void countsResourcesNotReadyAndGenerationsNotReconciledWhenTheResourceStateMetricsAreDeclared() {
+		List<ReferenceEntry> catalog = List.of(new ReferenceEntry("karpenter_resource_status_condition", "gauge", "h",
+				List.of("kind", "namespace", "name", "type", "status"), StabilityLevel.ALPHA, null, null, List.of(),
+				ReferenceEntry.Group.CONTROLLER));
+		GrafanaDashboard dashboard = GrafanaDashboard.builder("Demo", "karpenter").catalog(catalog).build();
+		assertThat(dashboard.toJson()).contains("\"title\": \"Resource state\"", "\"title\": \"resources not ready\"",
+				"\"title\": \"generations not reconciled\"");
+		assertThat(dashboard.expressions()).contains(
+				"count by (kind) (karpenter_resource_status_condition{job=~\"$job\", type=\"Ready\", status=\"True\"} == 0)",
+				"count by (kind) (karpenter_resource_generation{job=~\"$job\"} > karpenter_resource_observed_generation{job=~\"$job\"})");
+		assertThat(GrafanaDashboard.builder("Demo", "karpenter").build().toJson()).doesNotContain("Resource state");
 	}
 
 }

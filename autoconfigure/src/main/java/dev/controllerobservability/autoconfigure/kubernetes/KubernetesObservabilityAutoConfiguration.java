@@ -12,17 +12,21 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Lazy;
 
+import dev.controllerobservability.catalog.ControllerMetrics;
+import dev.controllerobservability.catalog.MetricDefinition;
 import dev.controllerobservability.internal.kubernetes.ControllerRuntimeHistograms;
 import dev.controllerobservability.kubernetes.client.KubernetesClientMetrics;
 import dev.controllerobservability.kubernetes.leader.LeaderElectionMetrics;
 import dev.controllerobservability.kubernetes.operator.ControllerRuntimeMetrics;
 import dev.controllerobservability.kubernetes.operator.OperatorObservability;
+import dev.controllerobservability.kubernetes.operator.ResourceStateMetrics;
 import dev.controllerobservability.kubernetes.process.StandardProcessMetrics;
 import dev.controllerobservability.RecordingFailures;
 import dev.controllerobservability.internal.metrics.NamingPolicy;
@@ -40,7 +44,11 @@ import dev.controllerobservability.autoconfigure.strictness.ConditionalOnObserva
  * {@code controller_runtime_*} / {@code workqueue_*} (and {@code rest_client_*} for the
  * operator's own calls) for Java Operator SDK operators when the SDK is present. The
  * application's {@link KubernetesClient} beans are left as they are, and none is defined
- * here. Turned off with {@code controller.observability.kubernetes.enabled=false}.
+ * here. The operator's metrics forget each deleted primary resource in every per-object
+ * metric of the catalog; with
+ * {@code controller.observability.kubernetes.resource-state.enabled=true} they also
+ * record the {@link ResourceStateMetrics}, declared here. Turned off with
+ * {@code controller.observability.kubernetes.enabled=false}.
  */
 @AutoConfiguration(after = ControllerObservabilityAutoConfiguration.class)
 @ConditionalOnBean(RecordingFailures.class)
@@ -89,14 +97,18 @@ public final class KubernetesObservabilityAutoConfiguration {
 		@Lazy
 		@ConditionalOnMissingBean
 		ControllerRuntimeMetrics controllerRuntimeMetrics(MeterRegistry meterRegistry,
-				ObjectProvider<PrometheusRegistry> prometheusRegistry, NamingPolicy naming,
-				RecordingFailures failures) {
+				ObjectProvider<PrometheusRegistry> prometheusRegistry, NamingPolicy naming, RecordingFailures failures,
+				ControllerMetrics controllerMetrics, ControllerObservabilityProperties properties) {
 			// Without a Prometheus registry the histograms are recorded but exported
 			// nowhere. They carry management.metrics.tags as the counters beside them
 			// do, which get them from a meter filter the histograms do not pass.
-			return new ControllerRuntimeMetrics(meterRegistry,
-					prometheusRegistry.getIfAvailable(PrometheusRegistry::new), naming.disabledMetrics(),
-					naming.standardLabels(), failures);
+			return ControllerRuntimeMetrics
+				.builder(meterRegistry, prometheusRegistry.getIfAvailable(PrometheusRegistry::new), failures)
+				.disabledMetrics(naming.disabledMetrics())
+				.constantLabels(naming.standardLabels())
+				.objects(controllerMetrics)
+				.resourceState(properties.kubernetes().resourceState().enabled())
+				.build();
 		}
 
 		@Bean
@@ -112,6 +124,33 @@ public final class KubernetesObservabilityAutoConfiguration {
 				KubernetesClientMetrics clientMetrics, ObjectProvider<KubernetesClient> client,
 				LeaderElectionMetrics leaderElection) {
 			return new OperatorObservability(metrics, clientMetrics, client::getIfUnique, leaderElection);
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass({ Operator.class, KubernetesClientImpl.class })
+	@ConditionalOnBooleanProperty(ControllerObservabilityProperties.PREFIX + ".kubernetes.resource-state.enabled")
+	static class ResourceStateConfiguration {
+
+		@Bean
+		MetricDefinition resourceStatusConditionMetric() {
+			return ResourceStateMetrics.statusCondition();
+		}
+
+		@Bean
+		MetricDefinition resourceGenerationMetric() {
+			return ResourceStateMetrics.generation();
+		}
+
+		@Bean
+		MetricDefinition resourceObservedGenerationMetric() {
+			return ResourceStateMetrics.observedGeneration();
+		}
+
+		@Bean
+		MetricDefinition resourceCreatedTimestampMetric() {
+			return ResourceStateMetrics.createdTimestamp();
 		}
 
 	}

@@ -2,9 +2,12 @@ package dev.controllerobservability.autoconfigure.kubernetes;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.api.reconciler.Constants;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -17,14 +20,21 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.system.SystemMe
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
+import dev.controllerobservability.catalog.ControllerMetrics;
+import dev.controllerobservability.catalog.MetricDefinition;
+import dev.controllerobservability.catalog.ObjectRef;
+import dev.controllerobservability.internal.catalog.MetricCatalog;
 import dev.controllerobservability.internal.test.ControllerExecutions;
 import dev.controllerobservability.kubernetes.client.KubernetesClientMetrics;
 import dev.controllerobservability.kubernetes.leader.LeaderElectionMetrics;
 import dev.controllerobservability.kubernetes.operator.ControllerRuntimeMetrics;
 import dev.controllerobservability.kubernetes.operator.OperatorObservability;
 import dev.controllerobservability.kubernetes.process.StandardProcessMetrics;
+import dev.controllerobservability.rules.AlertRule;
+import dev.controllerobservability.rules.RuleSet;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 /**
  * What the Kubernetes auto-configuration provides with and without fabric8 and the Java
@@ -147,6 +157,62 @@ class KubernetesObservabilityAutoConfigurationTests {
 							new PrometheusRegistry(), null))
 			.run((context) -> assertThat(context.getBean(ControllerRuntimeMetrics.class))
 				.isSameAs(context.getBean("customOperatorMetrics")));
+	}
+
+	@Test
+	void declaresNoResourceStateMetricsOrAlertsByDefault() {
+		this.contextRunner.run((context) -> {
+			assertThat(context.getBean(MetricCatalog.class).definitions()).extracting(MetricDefinition::name)
+				.doesNotContain("resource_generation");
+			assertThat(context.getBean(RuleSet.class).alerts()).isEmpty();
+		});
+	}
+
+	@Test
+	void declaresTheResourceStateMetricsAndTheirAlertsWhenSwitchedOn() {
+		this.contextRunner.withPropertyValues("controller.observability.kubernetes.resource-state.enabled=true")
+			.run((context) -> {
+				assertThat(context.getBean(MetricCatalog.class).definitions())
+					.filteredOn((definition) -> definition.perObject() != null && definition.perObject().kind())
+					.extracting(MetricDefinition::name)
+					.containsExactlyInAnyOrder("resource_status_condition", "resource_generation",
+							"resource_observed_generation", "resource_created_timestamp_seconds");
+				assertThat(context.getBean(RuleSet.class).alerts())
+					.extracting(AlertRule::name, AlertRule::forDuration, AlertRule::severity)
+					.containsExactly(tuple("ResourceNotReady", "15m", "warning"),
+							tuple("ResourceGenerationNotReconciled", "15m", "warning"));
+			});
+	}
+
+	@Test
+	void switchesTheResourceStateAlertsByTheirOwnProperties() {
+		this.contextRunner.withPropertyValues("controller.observability.kubernetes.resource-state.enabled=true",
+				"controller.observability.kubernetes.resource-state.alerts.not-ready.for=30m",
+				"controller.observability.kubernetes.resource-state.alerts.generation-not-reconciled.severity=critical")
+			.run((context) -> assertThat(context.getBean(RuleSet.class).alerts())
+				.extracting(AlertRule::name, AlertRule::forDuration, AlertRule::severity)
+				.containsExactly(tuple("ResourceNotReady", "30m", "warning"),
+						tuple("ResourceGenerationNotReconciled", "15m", "critical")));
+		this.contextRunner
+			.withPropertyValues("controller.observability.kubernetes.resource-state.enabled=true",
+					"controller.observability.kubernetes.resource-state.alerts.enabled=false")
+			.run((context) -> assertThat(context.getBean(RuleSet.class).alerts()).isEmpty());
+	}
+
+	@Test
+	void forgetsADeletedResourceInThePerObjectMetricsOfTheControllerMetricsBean() {
+		this.contextRunner
+			.withPropertyValues("controller.observability.metrics.gadget_parts.type=gauge",
+					"controller.observability.metrics.gadget_parts.help=Parts of a gadget.",
+					"controller.observability.metrics.gadget_parts.per-object=true")
+			.run((context) -> {
+				ControllerMetrics metrics = context.getBean(ControllerMetrics.class);
+				metrics.gauge("gadget_parts", ObjectRef.of("default", "a")).set(3);
+				assertThat(metrics.liveObjects()).isOne();
+				context.getBean(ControllerRuntimeMetrics.class)
+					.cleanupDoneFor(new ResourceID("a", "default"), Map.of(Constants.CONTROLLER_NAME, "gadget"));
+				assertThat(metrics.liveObjects()).isZero();
+			});
 	}
 
 }

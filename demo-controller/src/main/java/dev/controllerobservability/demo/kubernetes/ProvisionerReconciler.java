@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -24,6 +25,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.controllerobservability.catalog.ControllerMetrics;
+import dev.controllerobservability.catalog.ObjectRef;
 import dev.controllerobservability.demo.BinPacker;
 import dev.controllerobservability.demo.CloudProvider;
 import dev.controllerobservability.demo.InsufficientCapacityException;
@@ -38,7 +40,10 @@ import dev.controllerobservability.operations.ControllerOperations;
  * the {@value #NODE_ANNOTATION} annotation, so that nothing is scheduled for real). When
  * a launch fails the provisioner is reconciled again shortly ({@code requeue_after}). The
  * operator's own metrics are controller-runtime's; the operations are the controller's,
- * under its namespace.
+ * under its namespace. The status reports the generation reconciled and a {@code Ready}
+ * condition ({@code False} after a round with launch failures), and
+ * {@code karpenter_provisioner_launched_nodes} holds each provisioner's launched nodes:
+ * per object, its series leaves with the provisioner.
  */
 @ControllerConfiguration(name = "provisioner")
 public class ProvisionerReconciler implements Reconciler<ProvisionerResource> {
@@ -97,14 +102,20 @@ public class ProvisionerReconciler implements Reconciler<ProvisionerResource> {
 			.filter(ProvisionerReconciler::isPending)
 			.map((pod) -> demoPod(name, pod))
 			.toList();
+		ProvisionerResource.Status status = (provisioner.getStatus() != null) ? provisioner.getStatus()
+				: new ProvisionerResource.Status();
+		ObjectRef object = ObjectRef.of(provisioner.getKind(), provisioner.getMetadata().getNamespace(), name);
+		this.metrics.gauge("provisioner_launched_nodes", object).set(status.getLaunchedNodes());
 		if (pending.isEmpty()) {
-			return UpdateControl.noUpdate();
+			if (provisioner.getMetadata().getGeneration().equals(status.getObservedGeneration())) {
+				return UpdateControl.noUpdate();
+			}
+			provisioner.setStatus(reconciled(provisioner, status, true));
+			return UpdateControl.patchStatus(provisioner);
 		}
 		Tags tags = Tags.of("provisioner", name);
 		boolean gpu = provisioner.getSpec() != null && provisioner.getSpec().isGpu();
 		List<NodeClaim> claims = this.operations.observe("apply-packing", tags, () -> this.packer.pack(pending, gpu));
-		ProvisionerResource.Status status = (provisioner.getStatus() != null) ? provisioner.getStatus()
-				: new ProvisionerResource.Status();
 		List<String> bound = new ArrayList<>();
 		int failures = 0;
 		for (NodeClaim claim : claims) {
@@ -126,7 +137,8 @@ public class ProvisionerReconciler implements Reconciler<ProvisionerResource> {
 		}
 		status.setBoundPods(status.getBoundPods() + bound.size());
 		status.setLaunchFailures(status.getLaunchFailures() + failures);
-		provisioner.setStatus(status);
+		provisioner.setStatus(reconciled(provisioner, status, failures == 0));
+		this.metrics.gauge("provisioner_launched_nodes", object).set(status.getLaunchedNodes());
 		this.metrics
 			.counter("provisioning_rounds_total", "provisioner", name, "result",
 					(failures > 0) ? "launch_failure" : "success")
@@ -135,6 +147,25 @@ public class ProvisionerReconciler implements Reconciler<ProvisionerResource> {
 				claims.size(), failures, bound.size());
 		UpdateControl<ProvisionerResource> control = UpdateControl.patchStatus(provisioner);
 		return (failures > 0) ? control.rescheduleAfter(RETRY_LAUNCH_AFTER) : control;
+	}
+
+	private static ProvisionerResource.Status reconciled(ProvisionerResource provisioner,
+			ProvisionerResource.Status status, boolean ready) {
+		status.setObservedGeneration(provisioner.getMetadata().getGeneration());
+		String value = ready ? "True" : "False";
+		boolean unchanged = status.getConditions()
+			.stream()
+			.anyMatch((condition) -> "Ready".equals(condition.getType()) && value.equals(condition.getStatus()));
+		if (!unchanged) {
+			status.getConditions().removeIf((condition) -> "Ready".equals(condition.getType()));
+			status.getConditions()
+				.add(new ConditionBuilder().withType("Ready")
+					.withStatus(value)
+					.withReason(ready ? "NodesLaunched" : "LaunchFailed")
+					.withLastTransitionTime(java.time.Instant.now().toString())
+					.build());
+		}
+		return status;
 	}
 
 	private void bind(String namespace, dev.controllerobservability.demo.Pod pod, Node node) {

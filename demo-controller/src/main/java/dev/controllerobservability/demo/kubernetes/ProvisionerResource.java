@@ -1,5 +1,9 @@
 package dev.controllerobservability.demo.kubernetes;
 
+import java.util.ArrayList;
+import java.util.List;
+
+import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Group;
@@ -47,6 +51,10 @@ public class ProvisionerResource extends CustomResource<ProvisionerResource.Spec
 
 		private long launchFailures;
 
+		private Long observedGeneration;
+
+		private List<Condition> conditions = new ArrayList<>();
+
 		public long getLaunchedNodes() {
 			return this.launchedNodes;
 		}
@@ -69,6 +77,22 @@ public class ProvisionerResource extends CustomResource<ProvisionerResource.Spec
 
 		public void setLaunchFailures(long launchFailures) {
 			this.launchFailures = launchFailures;
+		}
+
+		public Long getObservedGeneration() {
+			return this.observedGeneration;
+		}
+
+		public void setObservedGeneration(Long observedGeneration) {
+			this.observedGeneration = observedGeneration;
+		}
+
+		public List<Condition> getConditions() {
+			return this.conditions;
+		}
+
+		public void setConditions(List<Condition> conditions) {
+			this.conditions = conditions;
 		}
 
 	}

@@ -69,14 +69,21 @@ public final class PlainJavaOperator implements AutoCloseable {
 				.help("ConfigMaps applied.")
 				.labels("kind")
 				.build())
+			.metric(MetricDefinition.gauge(ConfigMapReconciler.KEYS)
+				.help("Keys of a ConfigMap.")
+				.perObjectWithKind()
+				.build())
 			.build();
 		StandardProcessMetrics.addTo(this.registry, this.registry.getPrometheusRegistry());
 		KubernetesClientMetrics clientMetrics = new KubernetesClientMetrics(this.registry,
 				this.observability.failures());
 		this.client = clientMetrics.instrument(new KubernetesClientBuilder().withConfig(apiServer)).build();
-		ControllerRuntimeMetrics runtimeMetrics = new ControllerRuntimeMetrics(this.registry,
-				this.registry.getPrometheusRegistry(), this.observability.disabledMetrics(),
-				this.observability.failures());
+		// Given the catalog, it forgets deleted ConfigMaps.
+		ControllerRuntimeMetrics runtimeMetrics = ControllerRuntimeMetrics
+			.builder(this.registry, this.registry.getPrometheusRegistry(), this.observability.failures())
+			.disabledMetrics(this.observability.disabledMetrics())
+			.objects(this.observability.metrics())
+			.build();
 		OperatorObservability operatorObservability = new OperatorObservability(runtimeMetrics, () -> this.client,
 				new LeaderElectionMetrics(this.registry));
 		LeaderElectionConfiguration election = operatorObservability
@@ -119,7 +126,8 @@ public final class PlainJavaOperator implements AutoCloseable {
 	 * @return the findings
 	 */
 	public LintReport lint() {
-		return this.linter.lint(Exposition.parse(scrape()), this.observability.metrics().declaredFamilies(List.of()));
+		return this.linter.lint(Exposition.parse(scrape()), this.observability.metrics().declaredFamilies(List.of()),
+				this.observability.metrics().objectLabels());
 	}
 
 	/**

@@ -69,6 +69,7 @@ class DocsTests {
 					.map(String::strip)
 					.map((line) -> line.replace("this.", "")
 						.replace("ConfigMapReconciler.APPLIED", quoted(ConfigMapReconciler.APPLIED))
+						.replace("ConfigMapReconciler.KEYS", quoted(ConfigMapReconciler.KEYS))
 						.replace("KUBERNETES_NAMESPACE", quoted(PlainJavaOperator.KUBERNETES_NAMESPACE))
 						.replace("(NAMESPACE)", "(" + quoted(PlainJavaOperator.NAMESPACE) + ")")
 						.replace("(LEASE)", "(" + quoted(PlainJavaOperator.LEASE) + ")"))

@@ -8,6 +8,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import org.junit.jupiter.api.AfterAll;
@@ -124,6 +125,32 @@ class PlainJavaOperatorTests {
 
 	static List<String> lines(String path) throws IOException, InterruptedException {
 		return get(path).lines().toList();
+	}
+
+	@Test
+	void aDeletedConfigMapsPerObjectSeriesLeaveWithIt() throws Exception {
+		String series = "widgets_configmap_keys{kind=\"ConfigMap\",name=\"short-lived\",namespace=\"default\"}";
+		// An operator of its own: the other tests count the reconciles of the shared one.
+		try (PlainJavaOperator.Example own = PlainJavaOperator.Example.start(0);
+				KubernetesClient client = own.apiServer().createClient()) {
+			client
+				.resource(new ConfigMapBuilder().withNewMetadata()
+					.withName("short-lived")
+					.withNamespace("default")
+					.endMetadata()
+					.addToData("a", "1")
+					.addToData("b", "2")
+					.build())
+				.create();
+			await().atMost(Duration.ofSeconds(60))
+				.untilAsserted(() -> assertThat(own.operator().scrape().lines()).contains(series + " 2.0"));
+			client.configMaps().inNamespace("default").withName("short-lived").delete();
+			await().atMost(Duration.ofSeconds(60))
+				.untilAsserted(() -> assertThat(own.operator().scrape().lines())
+					.noneMatch((line) -> line.startsWith(series))
+					.contains(
+							"widgets_configmap_keys{kind=\"ConfigMap\",name=\"settings\",namespace=\"default\"} 0.0"));
+		}
 	}
 
 }

@@ -16,13 +16,20 @@ import io.javaoperatorsdk.operator.api.reconciler.BaseControl;
 import io.javaoperatorsdk.operator.api.reconciler.Constants;
 import io.javaoperatorsdk.operator.api.reconciler.RetryInfo;
 import io.javaoperatorsdk.operator.processing.Controller;
+import io.javaoperatorsdk.operator.processing.GroupVersionKind;
 import io.javaoperatorsdk.operator.processing.event.Event;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.controller.ResourceAction;
+import io.javaoperatorsdk.operator.processing.event.source.controller.ResourceEvent;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import org.jspecify.annotations.Nullable;
 
+import dev.controllerobservability.catalog.ControllerMetrics;
 import dev.controllerobservability.internal.kubernetes.ControllerRuntimeHistograms;
 import dev.controllerobservability.internal.kubernetes.ControllerRuntimeMeters;
+import dev.controllerobservability.internal.kubernetes.PrimaryResourceObjects;
+import dev.controllerobservability.internal.kubernetes.ResourceStateListener;
 import dev.controllerobservability.internal.kubernetes.ReconcileResult;
 import dev.controllerobservability.RecordingFailures;
 
@@ -63,6 +70,13 @@ import dev.controllerobservability.RecordingFailures;
  * {@link PrometheusRegistry} (Micrometer has no native histograms); the rest are
  * Micrometer meters. Recording never fails a reconciliation: a failure is counted in
  * {@code <namespace>_observability_errors_total} and logged.
+ * <p>
+ * Built with the catalog's {@link ControllerMetrics} ({@link Builder#objects}), a deleted
+ * primary resource (its cleanup, or the {@code DELETED} event of the controller's own
+ * resource) is forgotten in every per-object metric; events of secondary resources forget
+ * nothing. With {@link Builder#resourceState(boolean)} the {@link ResourceStateMetrics}
+ * of each primary resource are recorded from the resources the SDK hands over: its
+ * events, the start of each reconciliation, and the controller's cache after it.
  */
 public final class ControllerRuntimeMetrics implements Metrics {
 
@@ -88,6 +102,9 @@ public final class ControllerRuntimeMetrics implements Metrics {
 
 	/** Whether each registered controller processes events yet. */
 	private final Map<String, BooleanSupplier> processing = new ConcurrentHashMap<>();
+
+	/** The primary resources' per-object series, or {@code null} without a catalog. */
+	private final @Nullable PrimaryResourceObjects objects;
 
 	/**
 	 * Creates the metrics.
@@ -131,15 +148,35 @@ public final class ControllerRuntimeMetrics implements Metrics {
 	public ControllerRuntimeMetrics(MeterRegistry registry, PrometheusRegistry prometheusRegistry,
 			Collection<String> disabledMetrics, Map<String, String> constantLabels, RecordingFailures failures) {
 		this(registry, new ControllerRuntimeHistograms(prometheusRegistry, disabledMetrics, constantLabels), failures,
-				System::nanoTime);
+				System::nanoTime, null);
 	}
 
 	ControllerRuntimeMetrics(MeterRegistry registry, ControllerRuntimeHistograms histograms, RecordingFailures failures,
 			LongSupplier nanoTime) {
+		this(registry, histograms, failures, nanoTime, null);
+	}
+
+	private ControllerRuntimeMetrics(MeterRegistry registry, ControllerRuntimeHistograms histograms,
+			RecordingFailures failures, LongSupplier nanoTime, @Nullable PrimaryResourceObjects objects) {
 		this.registry = registry;
 		this.histograms = histograms;
 		this.failures = failures;
 		this.nanoTime = nanoTime;
+		this.objects = objects;
+	}
+
+	/**
+	 * Starts metrics that can also follow the primary resources' lifecycle in the
+	 * catalog's per-object metrics.
+	 * @param registry where the counters and gauges are registered
+	 * @param prometheusRegistry where the histograms are registered: the registry the
+	 * application's Prometheus endpoint scrapes
+	 * @param failures where recording failures go
+	 * @return the builder
+	 */
+	public static Builder builder(MeterRegistry registry, PrometheusRegistry prometheusRegistry,
+			RecordingFailures failures) {
+		return new Builder(registry, prometheusRegistry, failures);
 	}
 
 	@Override
@@ -148,6 +185,9 @@ public final class ControllerRuntimeMetrics implements Metrics {
 			var configuration = controller.getConfiguration();
 			var processor = controller.getEventProcessor();
 			this.processing.put(configuration.getName(), processor::isRunning);
+			if (this.objects != null && this.objects.recordsState()) {
+				listen(controller);
+			}
 			meters(configuration.getName())
 				.maxConcurrentReconciles(configuration.getConfigurationService().concurrentReconciliationThreads());
 		}
@@ -156,16 +196,40 @@ public final class ControllerRuntimeMetrics implements Metrics {
 		}
 	}
 
+	private <P extends HasMetadata> void listen(Controller<P> controller) {
+		controller.getEventSourceManager()
+			.registerEventSource(new ResourceStateListener<>(controller.getConfiguration().getResourceClass(),
+					this.objects, this.failures));
+	}
+
 	@Override
 	public void receivedEvent(Event event, Map<String, Object> metadata) {
 		run("count a workqueue add", metadata,
 				(meters) -> meters.added(event.getRelatedCustomResourceID(), this.nanoTime.getAsLong()));
+		// Only the controller's own resource arrives as a ResourceEvent; a secondary
+		// resource's event is a plain Event naming its primary.
+		if (this.objects != null && event instanceof ResourceEvent resourceEvent) {
+			try {
+				HasMetadata resource = resourceEvent.getResource().orElse(null);
+				if (resourceEvent.getAction() == ResourceAction.DELETED) {
+					String kind = (resource != null) ? resource.getKind() : kind(metadata);
+					forget(event.getRelatedCustomResourceID(), kind);
+				}
+				else if (resource != null) {
+					this.objects.seen(resource);
+				}
+			}
+			catch (RuntimeException ex) {
+				this.failures.record("record a resource's per-object series", ex);
+			}
+		}
 	}
 
 	@Override
 	public void reconcileCustomResource(HasMetadata resource, RetryInfo retryInfo, Map<String, Object> metadata) {
 		run("take a resource off the workqueue", metadata,
 				(meters) -> meters.submitted(ResourceID.fromResource(resource)));
+		seen(resource);
 	}
 
 	@Override
@@ -193,6 +257,35 @@ public final class ControllerRuntimeMetrics implements Metrics {
 	@Override
 	public void cleanupDoneFor(ResourceID resourceID, Map<String, Object> metadata) {
 		run("forget a deleted resource", metadata, (meters) -> meters.forget(resourceID));
+		if (this.objects != null) {
+			try {
+				forget(resourceID, kind(metadata));
+			}
+			catch (RuntimeException ex) {
+				this.failures.record("forget a deleted resource's per-object series", ex);
+			}
+		}
+	}
+
+	private void forget(ResourceID resourceID, @Nullable String kind) {
+		this.objects.deleted(
+				PrimaryResourceObjects.objectRef(kind, resourceID.getNamespace().orElse(null), resourceID.getName()));
+	}
+
+	private static @Nullable String kind(@Nullable Map<String, Object> metadata) {
+		Object gvk = (metadata != null) ? metadata.get(Constants.RESOURCE_GVK_KEY) : null;
+		return (gvk instanceof GroupVersionKind groupVersionKind) ? groupVersionKind.getKind() : null;
+	}
+
+	private void seen(HasMetadata resource) {
+		if (this.objects != null) {
+			try {
+				this.objects.seen(resource);
+			}
+			catch (RuntimeException ex) {
+				this.failures.record("record a resource's state", ex);
+			}
+		}
 	}
 
 	@Override
@@ -256,6 +349,101 @@ public final class ControllerRuntimeMetrics implements Metrics {
 		return this.controllers.computeIfAbsent(controller,
 				(name) -> new ControllerRuntimeMeters(this.registry, this.histograms.forController(name), name,
 						this.nanoTime, () -> this.processing.getOrDefault(name, ALWAYS).getAsBoolean()));
+	}
+
+	/**
+	 * Builds {@link ControllerRuntimeMetrics}. Example:
+	 *
+	 * <pre>{@code
+	 * ControllerRuntimeMetrics metrics = ControllerRuntimeMetrics.builder(registry, prometheusRegistry, failures)
+	 *     .objects(observability.metrics())
+	 *     .build();
+	 * }</pre>
+	 */
+	public static final class Builder {
+
+		private final MeterRegistry registry;
+
+		private final PrometheusRegistry prometheusRegistry;
+
+		private final RecordingFailures failures;
+
+		private Collection<String> disabledMetrics = Set.of();
+
+		private Map<String, String> constantLabels = Map.of();
+
+		private @Nullable ControllerMetrics objects;
+
+		private boolean resourceState;
+
+		private Builder(MeterRegistry registry, PrometheusRegistry prometheusRegistry, RecordingFailures failures) {
+			this.registry = registry;
+			this.prometheusRegistry = prometheusRegistry;
+			this.failures = failures;
+		}
+
+		/**
+		 * Leaves out histograms.
+		 * @param disabledMetrics Prometheus names of histograms not to register
+		 * @return this builder
+		 */
+		public Builder disabledMetrics(Collection<String> disabledMetrics) {
+			this.disabledMetrics = Set.copyOf(disabledMetrics);
+			return this;
+		}
+
+		/**
+		 * Gives every histogram series labels, such as the registry's common tags.
+		 * @param constantLabels the labels
+		 * @return this builder
+		 */
+		public Builder constantLabels(Map<String, String> constantLabels) {
+			this.constantLabels = Map.copyOf(constantLabels);
+			return this;
+		}
+
+		/**
+		 * Forgets each deleted primary resource in the catalog's per-object metrics:
+		 * {@code metrics.forget(ObjectRef.of(kind, namespace, name))} on its cleanup and
+		 * on its {@code DELETED} event.
+		 * @param metrics the catalog's metrics
+		 * @return this builder
+		 */
+		public Builder objects(ControllerMetrics metrics) {
+			this.objects = metrics;
+			return this;
+		}
+
+		/**
+		 * Records the {@link ResourceStateMetrics} of each primary resource; they must be
+		 * declared in the catalog given to {@link #objects}, else each record is counted
+		 * as a recording failure.
+		 * @param resourceState whether to record them
+		 * @return this builder
+		 */
+		public Builder resourceState(boolean resourceState) {
+			this.resourceState = resourceState;
+			return this;
+		}
+
+		/**
+		 * Builds the metrics.
+		 * @return the metrics
+		 * @throws IllegalStateException if resource state is on without the catalog's
+		 * metrics
+		 */
+		public ControllerRuntimeMetrics build() {
+			if (this.resourceState && this.objects == null) {
+				throw new IllegalStateException("Resource state metrics are recorded into the catalog: give its "
+						+ "ControllerMetrics with objects(observability.metrics()) and declare "
+						+ "ResourceStateMetrics.definitions() in it");
+			}
+			return new ControllerRuntimeMetrics(this.registry,
+					new ControllerRuntimeHistograms(this.prometheusRegistry, this.disabledMetrics, this.constantLabels),
+					this.failures, System::nanoTime,
+					(this.objects != null) ? new PrimaryResourceObjects(this.objects, this.resourceState) : null);
+		}
+
 	}
 
 }

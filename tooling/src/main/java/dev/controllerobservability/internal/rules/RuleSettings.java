@@ -28,10 +28,28 @@ import dev.controllerobservability.rules.ScrapeTarget;
  * @param alerts alerts of the user's own, keyed by alert name, before their placeholders
  * are resolved
  * @param scrape where and how often Prometheus scrapes the controller
+ * @param resourceState built-in alerts on the resource state metrics
  */
 public record RuleSettings(String window, String group, Map<String, String> prometheusRuleLabels,
 		Map<String, OperationRuleSettings> operations, Map<String, RecordingRule> recordingRules,
-		Map<String, AlertRule> alerts, ScrapeTarget scrape) {
+		Map<String, AlertRule> alerts, ScrapeTarget scrape, ResourceStateRuleSettings resourceState) {
+
+	/**
+	 * Settings without built-in alerts on resource state.
+	 * @param window range of the rate windows
+	 * @param group name of the rule group
+	 * @param prometheusRuleLabels labels of the generated Prometheus Operator resources
+	 * @param operations built-in rules per operation
+	 * @param recordingRules recording rules of the user's own
+	 * @param alerts alerts of the user's own
+	 * @param scrape where and how often Prometheus scrapes the controller
+	 */
+	public RuleSettings(String window, String group, Map<String, String> prometheusRuleLabels,
+			Map<String, OperationRuleSettings> operations, Map<String, RecordingRule> recordingRules,
+			Map<String, AlertRule> alerts, ScrapeTarget scrape) {
+		this(window, group, prometheusRuleLabels, operations, recordingRules, alerts, scrape,
+				new ResourceStateRuleSettings(null, null));
+	}
 
 	/**
 	 * The rule set: the built-in rules of the operations, then the user's own.
@@ -56,6 +74,14 @@ public record RuleSettings(String window, String group, Map<String, String> prom
 				builder.stuckAlert(operation, rules.stuck().forDuration(), rules.stuck().severity());
 			}
 		});
+		ResourceStateRuleSettings.Alert notReady = this.resourceState.notReady();
+		if (notReady != null) {
+			builder.resourceNotReadyAlert(notReady.forDuration(), notReady.severity());
+		}
+		ResourceStateRuleSettings.Alert generation = this.resourceState.generationNotReconciled();
+		if (generation != null) {
+			builder.resourceGenerationNotReconciledAlert(generation.forDuration(), generation.severity());
+		}
 		this.recordingRules.values().forEach(builder::recordingRule);
 		this.alerts.values().forEach(builder::alert);
 		return builder.build();
@@ -71,7 +97,10 @@ public record RuleSettings(String window, String group, Map<String, String> prom
 		if (this.alerts.containsKey(rule)) {
 			return "alerts." + rule;
 		}
-		return this.recordingRules.containsKey(rule) ? "recording-rules[" + rule + "]" : "rules.operations";
+		if (this.recordingRules.containsKey(rule)) {
+			return "recording-rules[" + rule + "]";
+		}
+		return rule.startsWith("Resource") ? "kubernetes.resource-state.alerts" : "rules.operations";
 	}
 
 	/**
