@@ -63,6 +63,16 @@ final class PerformanceReport {
 			new String[] { "of_forgetObjectAndRecordItAgain", "OF",
 					"forget an object with a series in three per-object metrics, then record the three anew" });
 
+	/**
+	 * Recording rows run again after the whole run.
+	 *
+	 * @param date the day of the run
+	 * @param minutes how long it took
+	 * @param benchmarks the benchmarks' full names
+	 */
+	record LaterRun(String date, long minutes, List<String> benchmarks) {
+	}
+
 	private final List<JsonNode> results;
 
 	private final Map<String, Double> probes;
@@ -70,6 +80,9 @@ final class PerformanceReport {
 	private final StartupComparison startup;
 
 	private final Duration took;
+
+	/** Rows run again after the whole run, side by side with each other. */
+	private List<LaterRun> laterRuns = List.of();
 
 	/** Recording benchmarks whose 1-thread targets the results miss, in target order. */
 	private final Set<String> missed = new LinkedHashSet<>();
@@ -105,6 +118,11 @@ final class PerformanceReport {
 	 * @param profiles flat profiles by benchmark method name
 	 * @return this report
 	 */
+	PerformanceReport laterRuns(List<LaterRun> laterRuns) {
+		this.laterRuns = List.copyOf(laterRuns);
+		return this;
+	}
+
 	PerformanceReport profiles(Map<String, String> profiles) {
 		this.profiles = Map.copyOf(profiles);
 		return this;
@@ -125,8 +143,22 @@ final class PerformanceReport {
 			.append(this.took.toMinutes())
 			.append(" min. Do not edit by hand: rerun the command. Every ratio compares figures measured ")
 			.append("side by side in this one run; the raw JMH results are in `performance.json`, every start-up ")
-			.append("run in `performance-probes.json`.\n\n");
-		md.append("![Time per recorded operation](performance.png)\n\n");
+			.append("run in `performance-probes.json`.");
+		for (LaterRun run : this.laterRuns) {
+			List<String> rows = VARIANTS.stream()
+				.filter((variant) -> run.benchmarks().stream().anyMatch((name) -> name.endsWith("." + variant[0])))
+				.map((variant) -> variant[1])
+				.toList();
+			md.append(" Rows ")
+				.append(String.join(", ", rows))
+				.append(" come from a later run of their own on ")
+				.append(run.date())
+				.append(" (")
+				.append(run.minutes())
+				.append(" min, the same settings), side by side with each other only: compare them with each ")
+				.append("other, not with the rows of the whole run.");
+		}
+		md.append("\n\n![Time per recorded operation](performance.png)\n\n");
 		targets(md);
 		profiles(md);
 		recording(md);

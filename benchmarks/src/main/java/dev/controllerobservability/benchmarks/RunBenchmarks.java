@@ -48,6 +48,9 @@ public final class RunBenchmarks {
 	 */
 	private static final int TWO_THREAD_FORKS = 4;
 
+	/** Where the probes file lists the rows run again after the whole run. */
+	private static final String LATER_RUNS = "later-runs";
+
 	/** Forks of each scrape variant, one of each per round. */
 	private static final int SCRAPE_ROUNDS = 6;
 
@@ -60,15 +63,19 @@ public final class RunBenchmarks {
 			report(docs);
 			return;
 		}
+		if (args.length > 2 && args[1].equals("--rows")) {
+			rows(docs, args[2]);
+			return;
+		}
 		Path work = Files.createTempDirectory("controller-observability-benchmarks");
 		Instant started = Instant.now();
 		ArrayNode results = JSON.createArrayNode();
-		results.addAll(run(work, "recording-1-thread", RecordingBenchmark.class, 1, 1));
-		results.addAll(run(work, "recording-2-threads", RecordingBenchmark.class, 2, TWO_THREAD_FORKS));
+		results.addAll(run(work, "recording-1-thread", RecordingBenchmark.class, 1, 1, ".*"));
+		results.addAll(run(work, "recording-2-threads", RecordingBenchmark.class, 2, TWO_THREAD_FORKS, ".*"));
 		Random random = new Random();
 		for (String series : ScrapeBenchmark.SERIES) {
 			results.addAll(InterleavedForks.run(JSON, work.resolve("scrape.json"),
-					(options) -> options(options, ScrapeBenchmark.class, 1).param("series", series), "registry",
+					(options) -> options(options, ScrapeBenchmark.class, 1, ".*").param("series", series), "registry",
 					ScrapeBenchmark.REGISTRIES, SCRAPE_ROUNDS, random));
 		}
 		StartupComparison startup = StartupComparison.run(STARTUP_WARM_UP_RUNS, STARTUP_PAIRS, random);
@@ -87,6 +94,45 @@ public final class RunBenchmarks {
 		report(docs);
 	}
 
+	/**
+	 * Runs some recording rows again, side by side with each other, at one and two
+	 * threads, puts their results in place of the earlier ones and rewrites the report,
+	 * which names them and their run.
+	 * @param docs where the earlier run's files are
+	 * @param methods the benchmark methods, a regular expression such as
+	 * {@code o_.*|o0_.*}
+	 */
+	private static void rows(Path docs, String methods) throws Exception {
+		Path work = Files.createTempDirectory("controller-observability-benchmarks");
+		Instant started = Instant.now();
+		ArrayNode fresh = JSON.createArrayNode();
+		fresh.addAll(run(work, "rows-1-thread", RecordingBenchmark.class, 1, 1, methods));
+		fresh.addAll(run(work, "rows-2-threads", RecordingBenchmark.class, 2, TWO_THREAD_FORKS, methods));
+		List<String> rerun = new ArrayList<>();
+		fresh.forEach((result) -> {
+			if (!rerun.contains(result.get("benchmark").asString())) {
+				rerun.add(result.get("benchmark").asString());
+			}
+		});
+		ArrayNode results = JSON.createArrayNode();
+		JSON.readTree(Files.readString(docs.resolve("performance.json"))).forEach((result) -> {
+			if (!rerun.contains(result.get("benchmark").asString())) {
+				results.add(result);
+			}
+		});
+		results.addAll(fresh);
+		Files.writeString(docs.resolve("performance.json"),
+				JSON.writerWithDefaultPrettyPrinter().writeValueAsString(results));
+		ObjectNode probes = (ObjectNode) JSON.readTree(Files.readString(docs.resolve("performance-probes.json")));
+		ObjectNode later = probes.withArray(LATER_RUNS).addObject();
+		later.put("date", java.time.LocalDate.now().toString());
+		later.put("minutes", Duration.between(started, Instant.now()).toMinutes());
+		rerun.forEach(later.withArray("benchmarks")::add);
+		Files.writeString(docs.resolve("performance-probes.json"),
+				JSON.writerWithDefaultPrettyPrinter().writeValueAsString(probes));
+		report(docs);
+	}
+
 	/** Writes the report from the JSON files a run left in the docs directory. */
 	private static PerformanceReport report(Path docs) throws IOException {
 		List<JsonNode> parsed = new ArrayList<>();
@@ -100,6 +146,14 @@ public final class RunBenchmarks {
 		PerformanceReport report = new PerformanceReport(parsed, numbers,
 				StartupComparison.fromJson(probes.path("startup")),
 				Duration.ofSeconds(numbers.getOrDefault("run-seconds", 0.0).longValue()));
+		List<PerformanceReport.LaterRun> laterRuns = new ArrayList<>();
+		probes.path(LATER_RUNS).forEach((run) -> {
+			List<String> benchmarks = new ArrayList<>();
+			run.path("benchmarks").forEach((benchmark) -> benchmarks.add(benchmark.asString()));
+			laterRuns.add(new PerformanceReport.LaterRun(run.path("date").asString(), run.path("minutes").asLong(),
+					benchmarks));
+		});
+		report.laterRuns(laterRuns);
 		Path profiles = docs.resolve("performance-profiles.json");
 		if (Files.exists(profiles)) {
 			Map<String, String> byBenchmark = new LinkedHashMap<>();
@@ -114,16 +168,18 @@ public final class RunBenchmarks {
 		return report;
 	}
 
-	private static ArrayNode run(Path work, String name, Class<?> benchmark, int threads, int forks)
+	private static ArrayNode run(Path work, String name, Class<?> benchmark, int threads, int forks, String methods)
 			throws RunnerException, IOException {
 		Path result = work.resolve(name + ".json");
-		new Runner(options(new OptionsBuilder(), benchmark, threads).forks(forks).result(result.toString()).build())
-			.run();
+		new Runner(options(new OptionsBuilder(), benchmark, threads, methods).forks(forks)
+			.result(result.toString())
+			.build()).run();
 		return (ArrayNode) JSON.readTree(Files.readString(result));
 	}
 
-	private static ChainedOptionsBuilder options(ChainedOptionsBuilder options, Class<?> benchmark, int threads) {
-		return options.include(benchmark.getName() + "\\.")
+	private static ChainedOptionsBuilder options(ChainedOptionsBuilder options, Class<?> benchmark, int threads,
+			String methods) {
+		return options.include(benchmark.getName() + "\\.(" + methods + ")$")
 			.threads(threads)
 			.addProfiler(GCProfiler.class)
 			.resultFormat(ResultFormatType.JSON);
