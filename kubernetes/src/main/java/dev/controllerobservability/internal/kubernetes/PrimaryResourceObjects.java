@@ -30,6 +30,15 @@ public final class PrimaryResourceObjects {
 	/** Reads status generically: fabric8's mapper knows every model type. */
 	private final KubernetesSerialization serialization = new KubernetesSerialization();
 
+	/** How many reconciliations of each resource are running, by namespace and name. */
+	private final Map<ObjectRef, Integer> reconciling = new ConcurrentHashMap<>();
+
+	/**
+	 * Resources deleted while a reconciliation of theirs ran, which may have recorded
+	 * into their series after they were forgotten: forgotten again when it ends.
+	 */
+	private final Map<ObjectRef, ObjectRef> deletedWhileReconciling = new ConcurrentHashMap<>();
+
 	/** The condition types each object has series for, to remove those that go away. */
 	private final Map<ObjectRef, Set<String>> conditionTypes = new ConcurrentHashMap<>();
 
@@ -58,7 +67,42 @@ public final class PrimaryResourceObjects {
 	 */
 	public void deleted(ObjectRef object) {
 		this.conditionTypes.remove(object);
+		ObjectRef key = ObjectRef.of(object.namespace(), object.name());
+		// Noted before the series go, so that a reconciliation ending meanwhile forgets
+		// again rather than leave what it recorded.
+		this.reconciling.computeIfPresent(key, (ref, running) -> {
+			this.deletedWhileReconciling.put(key, object);
+			return running;
+		});
 		this.metrics.forget(object);
+	}
+
+	/**
+	 * Notes that a reconciliation of a resource starts.
+	 * @param resource the resource
+	 */
+	public void reconciling(HasMetadata resource) {
+		this.reconciling.merge(key(resource), 1, Integer::sum);
+	}
+
+	/**
+	 * Notes that a reconciliation of a resource ended. If the resource was deleted while
+	 * it ran, what it recorded after the deletion is forgotten too.
+	 * @param resource the resource
+	 */
+	public void reconciled(HasMetadata resource) {
+		ObjectRef key = key(resource);
+		this.reconciling.computeIfPresent(key, (ref, running) -> (running > 1) ? running - 1 : null);
+		ObjectRef deleted = this.deletedWhileReconciling.remove(key);
+		if (deleted != null) {
+			this.conditionTypes.remove(deleted);
+			this.metrics.forget(deleted);
+		}
+	}
+
+	private static ObjectRef key(HasMetadata resource) {
+		ObjectRef object = objectRef(resource);
+		return ObjectRef.of(object.namespace(), object.name());
 	}
 
 	/**

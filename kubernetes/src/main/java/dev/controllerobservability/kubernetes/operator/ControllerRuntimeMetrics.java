@@ -29,6 +29,7 @@ import dev.controllerobservability.catalog.ControllerMetrics;
 import dev.controllerobservability.internal.kubernetes.ControllerRuntimeHistograms;
 import dev.controllerobservability.internal.kubernetes.ControllerRuntimeMeters;
 import dev.controllerobservability.internal.kubernetes.PrimaryResourceObjects;
+import dev.controllerobservability.internal.metrics.ResourceStateNames;
 import dev.controllerobservability.internal.kubernetes.ResourceStateListener;
 import dev.controllerobservability.internal.kubernetes.ReconcileResult;
 import dev.controllerobservability.RecordingFailures;
@@ -246,12 +247,28 @@ public final class ControllerRuntimeMetrics implements Metrics {
 	public void reconciliationExecutionStarted(HasMetadata resource, Map<String, Object> metadata) {
 		run("start timing work", metadata,
 				(meters) -> meters.started(ResourceID.fromResource(resource), this.nanoTime.getAsLong()));
+		if (this.objects != null) {
+			try {
+				this.objects.reconciling(resource);
+			}
+			catch (RuntimeException ex) {
+				this.failures.record("note a reconciliation of a resource", ex);
+			}
+		}
 	}
 
 	@Override
 	public void reconciliationExecutionFinished(HasMetadata resource, Map<String, Object> metadata) {
 		run("finish timing work", metadata,
 				(meters) -> meters.finished(ResourceID.fromResource(resource), this.nanoTime.getAsLong()));
+		if (this.objects != null) {
+			try {
+				this.objects.reconciled(resource);
+			}
+			catch (RuntimeException ex) {
+				this.failures.record("forget what a reconciliation of a deleted resource recorded", ex);
+			}
+		}
 	}
 
 	@Override
@@ -416,8 +433,8 @@ public final class ControllerRuntimeMetrics implements Metrics {
 
 		/**
 		 * Records the {@link ResourceStateMetrics} of each primary resource; they must be
-		 * declared in the catalog given to {@link #objects}, else each record is counted
-		 * as a recording failure.
+		 * declared in the catalog given to {@link #objects}, else {@link #build()}
+		 * refuses.
 		 * @param resourceState whether to record them
 		 * @return this builder
 		 */
@@ -430,13 +447,21 @@ public final class ControllerRuntimeMetrics implements Metrics {
 		 * Builds the metrics.
 		 * @return the metrics
 		 * @throws IllegalStateException if resource state is on without the catalog's
-		 * metrics
+		 * metrics, or with a catalog that does not declare them
 		 */
 		public ControllerRuntimeMetrics build() {
 			if (this.resourceState && this.objects == null) {
 				throw new IllegalStateException("Resource state metrics are recorded into the catalog: give its "
 						+ "ControllerMetrics with objects(observability.metrics()) and declare "
 						+ "ResourceStateMetrics.definitions() in it");
+			}
+			if (this.resourceState && this.objects.objectLabels()
+				.keySet()
+				.stream()
+				.noneMatch((family) -> family.endsWith("_" + ResourceStateNames.STATUS_CONDITION))) {
+				throw new IllegalStateException("resourceState(true) records ResourceStateMetrics.definitions(), which "
+						+ "the catalog given to objects(…) does not declare; declare each of them with "
+						+ "ControllerObservability.Builder.metric(…)");
 			}
 			return new ControllerRuntimeMetrics(this.registry,
 					new ControllerRuntimeHistograms(this.prometheusRegistry, this.disabledMetrics, this.constantLabels),

@@ -67,6 +67,40 @@ class PrimaryResourceObjectsTests {
 	}
 
 	@Test
+	void refusesResourceStateForACatalogThatDoesNotDeclareIt() {
+		ControllerObservability without = observability(false);
+		assertThatIllegalStateException()
+			.isThrownBy(
+					() -> ControllerRuntimeMetrics.builder(this.registry, new PrometheusRegistry(), without.failures())
+						.objects(without.metrics())
+						.resourceState(true)
+						.build())
+			.withMessageContaining("does not declare")
+			.withMessageContaining("ControllerObservability.Builder.metric(…)");
+	}
+
+	@Test
+	void forgetsAgainWhatAReconciliationRecordsAfterItsResourceWasDeleted() {
+		Gadget gadget = Gadget.named("a", 1);
+		this.metrics.reconciliationExecutionStarted(gadget, METADATA);
+		this.observability.metrics().gauge("gadget_parts", A).set(3);
+		this.metrics.receivedEvent(new ResourceEvent(ResourceAction.DELETED, new ResourceID("a", "default"), gadget),
+				METADATA);
+		// The reconciliation still running records once more before it ends.
+		this.observability.metrics().gauge("gadget_parts", A).set(4);
+		assertThat(scrape().value("shop_gadget_parts", labels("Gadget"))).isEqualTo(4.0);
+		this.metrics.reconciliationExecutionFinished(gadget, METADATA);
+		assertThat(scrape().samples("shop_gadget_parts")).isEmpty();
+		// A resource of that name created later is recorded and kept as any other.
+		Gadget again = Gadget.named("a", 1);
+		this.metrics.reconciliationExecutionStarted(again, METADATA);
+		this.observability.metrics().gauge("gadget_parts", A).set(5);
+		this.metrics.reconciliationExecutionFinished(again, METADATA);
+		assertThat(scrape().value("shop_gadget_parts", labels("Gadget"))).isEqualTo(5.0);
+		assertThat(this.observability.failures().count()).isZero();
+	}
+
+	@Test
 	void forgetsAResourceWhoseCleanupIsDoneWithTheKindOfTheControllersResource() {
 		this.observability.metrics().gauge("gadget_parts", A).set(3);
 		this.observability.metrics().gauge("gadget_parts", ObjectRef.of("Widget", "default", "a")).set(5);
@@ -128,18 +162,6 @@ class PrimaryResourceObjectsTests {
 		deleting.getMetadata().setDeletionTimestamp("2026-01-02T03:04:05Z");
 		this.metrics.reconcileCustomResource(deleting, null, METADATA);
 		assertThat(scrape().samples("shop_resource_generation")).isEmpty();
-	}
-
-	@Test
-	void countsUndeclaredStateMetricsAsRecordingFailuresWithoutFailingTheOperator() {
-		ControllerObservability undeclared = observability(false);
-		ControllerRuntimeMetrics metrics = ControllerRuntimeMetrics
-			.builder(this.registry, new PrometheusRegistry(), undeclared.failures())
-			.objects(undeclared.metrics())
-			.resourceState(true)
-			.build();
-		metrics.reconcileCustomResource(Gadget.named("a", 1), null, METADATA);
-		assertThat(undeclared.failures().count()).isEqualTo(1);
 	}
 
 	@Test
