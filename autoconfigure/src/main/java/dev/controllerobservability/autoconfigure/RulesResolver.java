@@ -6,6 +6,7 @@ import java.util.Map;
 
 import org.springframework.core.env.Environment;
 
+import dev.controllerobservability.autoconfigure.strictness.InvalidObservabilityPropertyException;
 import dev.controllerobservability.internal.rules.OperationRuleSettings;
 import dev.controllerobservability.internal.rules.ResourceStateRuleSettings;
 import dev.controllerobservability.internal.rules.RuleSettingRules;
@@ -56,6 +57,13 @@ final class RulesResolver {
 
 	private static ResourceStateRuleSettings resourceStateRules(KubernetesProperties kubernetes) {
 		KubernetesProperties.Alerts alerts = kubernetes.resourceState().alerts();
+		if (Boolean.TRUE.equals(alerts.enabled()) && !kubernetes.resourceState().enabled()) {
+			String prefix = ControllerObservabilityProperties.PREFIX + ".kubernetes.resource-state.";
+			throw new InvalidObservabilityPropertyException(prefix + "alerts.enabled", "true",
+					"the resource state alerts read the resource state metrics, which " + prefix
+							+ "enabled=false leaves undeclared",
+					"Set " + prefix + "enabled=true, or leave " + prefix + "alerts.enabled out");
+		}
 		boolean enabled = (alerts.enabled() != null) ? alerts.enabled() : kubernetes.resourceState().enabled();
 		if (!enabled || !kubernetes.enabled()) {
 			return new ResourceStateRuleSettings(null, null);

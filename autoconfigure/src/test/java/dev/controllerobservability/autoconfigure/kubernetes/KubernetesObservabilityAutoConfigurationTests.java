@@ -197,6 +197,11 @@ class KubernetesObservabilityAutoConfigurationTests {
 			.withPropertyValues("controller.observability.kubernetes.resource-state.enabled=true",
 					"controller.observability.kubernetes.resource-state.alerts.enabled=false")
 			.run((context) -> assertThat(context.getBean(RuleSet.class).alerts()).isEmpty());
+		this.contextRunner.withPropertyValues("controller.observability.kubernetes.resource-state.alerts.enabled=true")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("controller.observability.kubernetes.resource-state.alerts.enabled")
+				.hasMessageContaining("Set controller.observability.kubernetes.resource-state.enabled=true"));
 	}
 
 	@Test
