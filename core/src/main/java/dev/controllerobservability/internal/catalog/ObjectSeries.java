@@ -337,6 +337,9 @@ public final class ObjectSeries {
 
 		/** Marks the series written now, for its time to live. Allocates nothing. */
 		public void touch() {
+			if (this.table.timeToLiveNanos == 0) {
+				return;
+			}
 			int epoch = this.table.objects.epoch();
 			if (this.stamp != epoch) {
 				this.stamp = epoch;
