@@ -3,6 +3,7 @@ package dev.controllerobservability;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 
@@ -122,7 +123,7 @@ class ControllerObservabilityBuilderTests {
 						(b) -> b.metric(MetricDefinition.counter("x_total").help("X.").perObject().build())
 							.namespace("widgets")
 							.labelAllowList("widgets_x_total", "name", "web"),
-						"labelAllowList(…) key \"widgets_x_total\" key \"name\"", "name",
+						"labelAllowList(…) key \"widgets_x_total\" key \"name\"", Set.of("web"),
 						"'name' names the object of the per-object metric widgets_x_total"),
 				refused("common-tags.kind", (b) -> b.operationTags("kind").commonTags(Tags.of("kind", "common")),
 						"commonTags(…) key \"kind\"", "common",

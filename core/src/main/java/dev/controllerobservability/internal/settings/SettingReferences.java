@@ -251,7 +251,7 @@ public final class SettingReferences {
 				PerObject perObject = definition.perObject();
 				if (perObject != null && perObject.labels().contains(label)) {
 					throw setting.key(label)
-						.refuse(label, "'" + label + "' names the object of the per-object metric " + metric
+						.refuse(labels.get(label), "'" + label + "' names the object of the per-object metric " + metric
 								+ ", whose values come and go with the objects and are bounded by the series cap",
 								"Remove the allow-list of '" + label + "'");
 				}
