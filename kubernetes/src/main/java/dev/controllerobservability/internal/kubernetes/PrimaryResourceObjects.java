@@ -43,6 +43,13 @@ public final class PrimaryResourceObjects {
 	private final Map<ObjectRef, Set<String>> conditionTypes = new ConcurrentHashMap<>();
 
 	/**
+	 * The resource version last recorded for each object: the SDK hands the same version
+	 * over several times (its event, the informer's listener, the reconciliation), and
+	 * reading the status again would change nothing.
+	 */
+	private final Map<ObjectRef, String> recordedVersions = new ConcurrentHashMap<>();
+
+	/**
 	 * Creates the recorder.
 	 * @param metrics where the per-object series are
 	 * @param resourceState whether to record the resource state metrics, which must then
@@ -67,6 +74,7 @@ public final class PrimaryResourceObjects {
 	 */
 	public void deleted(ObjectRef object) {
 		this.conditionTypes.remove(object);
+		this.recordedVersions.remove(object);
 		ObjectRef key = ObjectRef.of(object.namespace(), object.name());
 		// Noted before the series go, so that a reconciliation ending meanwhile forgets
 		// again rather than leave what it recorded.
@@ -96,6 +104,7 @@ public final class PrimaryResourceObjects {
 		ObjectRef deleted = this.deletedWhileReconciling.remove(key);
 		if (deleted != null) {
 			this.conditionTypes.remove(deleted);
+			this.recordedVersions.remove(deleted);
 			this.metrics.forget(deleted);
 		}
 	}
@@ -116,6 +125,10 @@ public final class PrimaryResourceObjects {
 			return;
 		}
 		ObjectRef object = objectRef(resource);
+		String version = metadata.getResourceVersion();
+		if (version != null && version.equals(this.recordedVersions.get(object))) {
+			return;
+		}
 		if (metadata.getGeneration() != null) {
 			this.metrics.gauge(ResourceStateNames.GENERATION, object).set(metadata.getGeneration());
 		}
@@ -132,6 +145,9 @@ public final class PrimaryResourceObjects {
 			this.metrics.forget(ResourceStateNames.OBSERVED_GENERATION, object);
 		}
 		conditions(object, status.path("conditions"));
+		if (version != null) {
+			this.recordedVersions.put(object, version);
+		}
 	}
 
 	private void conditions(ObjectRef object, JsonNode conditions) {

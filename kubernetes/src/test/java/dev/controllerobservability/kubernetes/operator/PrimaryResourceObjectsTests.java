@@ -110,6 +110,28 @@ class PrimaryResourceObjectsTests {
 	}
 
 	@Test
+	void readsEachVersionOfAResourceOnce() {
+		Gadget first = Gadget.named("a", 3).withStatus(2L, "Ready", "True");
+		first.getMetadata().setResourceVersion("7");
+		this.metrics.receivedEvent(new ResourceEvent(ResourceAction.ADDED, new ResourceID("a", "default"), first),
+				METADATA);
+		this.observability.metrics().gauge("resource_observed_generation", A).set(99);
+		// The same version again, as the reconciliation hands it over: not read again.
+		this.metrics.reconcileCustomResource(first, null, METADATA);
+		assertThat(scrape().value("shop_resource_observed_generation", labels("Gadget"))).isEqualTo(99.0);
+		Gadget next = Gadget.named("a", 3).withStatus(3L, "Ready", "True");
+		next.getMetadata().setResourceVersion("8");
+		this.metrics.reconcileCustomResource(next, null, METADATA);
+		assertThat(scrape().value("shop_resource_observed_generation", labels("Gadget"))).isEqualTo(3.0);
+		// A deleted resource created again with a version seen before is read again.
+		this.metrics.receivedEvent(new ResourceEvent(ResourceAction.DELETED, new ResourceID("a", "default"), next),
+				METADATA);
+		this.metrics.receivedEvent(new ResourceEvent(ResourceAction.ADDED, new ResourceID("a", "default"), next),
+				METADATA);
+		assertThat(scrape().value("shop_resource_observed_generation", labels("Gadget"))).isEqualTo(3.0);
+	}
+
+	@Test
 	void recordsConditionsGenerationsAndCreationTimeFromTheResource() {
 		Gadget gadget = Gadget.named("a", 3).withStatus(2L, "Ready", "False", "Synced", "True");
 		this.metrics.receivedEvent(new ResourceEvent(ResourceAction.ADDED, new ResourceID("a", "default"), gadget),

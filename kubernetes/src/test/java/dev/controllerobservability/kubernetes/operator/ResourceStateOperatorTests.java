@@ -93,6 +93,8 @@ class ResourceStateOperatorTests {
 			// The SDK hands a changed resource over: its state is read from it alone.
 			Gadget notReady = user.resources(Gadget.class).inNamespace("default").withName("a").get();
 			notReady.withStatus(1L, "Ready", "False");
+			// A changed resource has a version of its own.
+			notReady.getMetadata().setResourceVersion(notReady.getMetadata().getResourceVersion() + "-changed");
 			Map<String, Object> metadata = Map.of(Constants.CONTROLLER_NAME, "gadget", Constants.RESOURCE_GVK_KEY,
 					new GroupVersionKind("test.controllerobservability.dev", "v1", "Gadget"));
 			metrics.receivedEvent(new ResourceEvent(ResourceAction.UPDATED, new ResourceID("a", "default"), notReady),
