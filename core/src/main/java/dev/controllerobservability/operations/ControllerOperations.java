@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
@@ -23,6 +24,7 @@ import dev.controllerobservability.internal.metrics.MetricConventions;
 import dev.controllerobservability.internal.metrics.MetricNames;
 import dev.controllerobservability.RecordingFailures;
 import dev.controllerobservability.internal.metrics.NamingPolicy;
+import dev.controllerobservability.internal.operations.AsyncOperation;
 import dev.controllerobservability.internal.operations.OperationDurations;
 import dev.controllerobservability.internal.operations.OperationRecorder;
 import dev.controllerobservability.internal.operations.OperationResolver;
@@ -167,6 +169,53 @@ public class ControllerOperations {
 	}
 
 	/**
+	 * Times asynchronous work as {@code operation}, from this call until the stage it
+	 * returns completes:
+	 *
+	 * <pre>{@code
+	 * CompletableFuture<Node> node = operations.observeAsync("launch", Tags.of("provisioner", "gpu"),
+	 *         () -> cloud.launchAsync(request));
+	 * }</pre> A stage that completes normally is recorded as {@code result="success"},
+	 * one that completes with a {@link java.util.concurrent.CancellationException} (a
+	 * cancelled future) as {@code result="cancelled"}, and any other as
+	 * {@code result="error"} with the exception's class name, unwrapped from a
+	 * {@link java.util.concurrent.CompletionException}. The stage returned is the one
+	 * {@code work} returned, unchanged: recording hangs off it and can never change its
+	 * result. With tracing the call is one span from this call to completion, current
+	 * while {@code work} runs. A {@code null} stage is recorded as failed with
+	 * {@code error="NullPointerException"}; an exception {@code work} throws is recorded
+	 * and rethrown.
+	 * @param <S> the stage type, such as {@code CompletableFuture<Node>}
+	 * @param operation operation name such as {@code launch}
+	 * @param tags label values, keys from the configured operation labels
+	 * @param work starts the asynchronous work and returns its stage
+	 * @return the stage {@code work} returned
+	 */
+	public <S extends CompletionStage<?>> S observeAsync(String operation, Iterable<Tag> tags, Supplier<S> work) {
+		OperationResolver.Resolved call = resolve(operation, tags);
+		return (call != null) ? this.recorder.observeAsync(call, work::get) : work.get();
+	}
+
+	/**
+	 * {@link #observeAsync} for work that may throw a checked exception before it returns
+	 * its stage, such as an annotated method.
+	 */
+	<S extends CompletionStage<?>, E extends Throwable> S observeAsyncChecked(String operation, Iterable<Tag> tags,
+			Observation.CheckedCallable<S, E> work) throws E {
+		OperationResolver.Resolved call = resolve(operation, tags);
+		return (call != null) ? this.recorder.observeAsync(call, work) : work.call();
+	}
+
+	RecordingFailures failures() {
+		return this.failures;
+	}
+
+	/** Starts one asynchronous call of a resolved operation. */
+	AsyncOperation startAsync(OperationResolver.Resolved call, @Nullable Observation parent) {
+		return this.recorder.startAsync(call, parent);
+	}
+
+	/**
 	 * Whether operations are recorded straight into their meters rather than through an
 	 * observation.
 	 * @return whether the direct path is on
@@ -228,7 +277,7 @@ public class ControllerOperations {
 	 * A call's resolution; or {@code null} when resolving failed unexpectedly (the
 	 * failure is recorded and the work runs unobserved).
 	 */
-	private OperationResolver.@Nullable Resolved resolve(String operation, Iterable<Tag> tags) {
+	OperationResolver.@Nullable Resolved resolve(String operation, Iterable<Tag> tags) {
 		try {
 			return this.resolver.resolve(operation, tags);
 		}

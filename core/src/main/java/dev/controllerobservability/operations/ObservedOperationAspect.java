@@ -4,6 +4,7 @@ import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.util.Arrays;
 import java.util.Map;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.micrometer.core.instrument.Tag;
@@ -12,13 +13,18 @@ import org.aspectj.lang.ProceedingJoinPoint;
 import org.aspectj.lang.annotation.Around;
 import org.aspectj.lang.annotation.Aspect;
 import org.aspectj.lang.reflect.MethodSignature;
+import org.jspecify.annotations.Nullable;
 
 import dev.controllerobservability.internal.metrics.MetricConventions;
 import dev.controllerobservability.RecordingFailures;
 
 /**
  * Times methods annotated with {@link ObservedOperation} through
- * {@link ControllerOperations}. The annotation lookup is done once per method.
+ * {@link ControllerOperations}. The annotation lookup is done once per method. A method
+ * returning a {@link CompletionStage} is timed until the stage completes
+ * ({@link ControllerOperations#observeAsync}), and, where Reactor is on the class path,
+ * one returning a {@code Mono} or {@code Flux} from each subscription to its termination
+ * ({@link ReactiveOperations}); any other method for the call itself.
  */
 @Aspect
 public class ObservedOperationAspect {
@@ -28,6 +34,9 @@ public class ObservedOperationAspect {
 	private final RecordingFailures failures;
 
 	private final Map<Method, Binding> bindings = new ConcurrentHashMap<>();
+
+	/** Created on the first annotated method returning a publisher. */
+	private volatile @Nullable ReactiveOperations reactive;
 
 	/**
 	 * Creates the aspect.
@@ -49,9 +58,10 @@ public class ObservedOperationAspect {
 	public Object observe(ProceedingJoinPoint joinPoint) throws Throwable {
 		String operation;
 		Iterable<Tag> tags;
+		Binding binding;
 		try {
 			Method method = ((MethodSignature) joinPoint.getSignature()).getMethod();
-			Binding binding = this.bindings.computeIfAbsent(method, Binding::of);
+			binding = this.bindings.computeIfAbsent(method, Binding::of);
 			operation = binding.operation();
 			tags = binding.tags(joinPoint.getArgs(), this.failures);
 		}
@@ -62,11 +72,82 @@ public class ObservedOperationAspect {
 			this.failures.record("binding of an @ObservedOperation method", ex);
 			return joinPoint.proceed();
 		}
-		return this.operations.observeChecked(operation, tags, joinPoint::proceed);
+		return switch (binding.returns()) {
+			case STAGE ->
+				this.operations.observeAsyncChecked(operation, tags, () -> (CompletionStage<?>) joinPoint.proceed());
+			case PUBLISHER -> observePublisher(operation, tags, joinPoint);
+			case VALUE -> this.operations.observeChecked(operation, tags, joinPoint::proceed);
+		};
+	}
+
+	/**
+	 * Times each subscription to the publisher the method returns. A method that throws
+	 * instead is recorded as one failed call; one that returns {@code null} as failed
+	 * with a {@link NullPointerException}.
+	 */
+	private Object observePublisher(String operation, Iterable<Tag> tags, ProceedingJoinPoint joinPoint)
+			throws Throwable {
+		Object publisher;
+		try {
+			publisher = joinPoint.proceed();
+		}
+		catch (Throwable ex) {
+			return this.operations.observeChecked(operation, tags, () -> {
+				throw ex;
+			});
+		}
+		if (publisher == null) {
+			return this.operations.observeAsync(operation, tags, () -> null);
+		}
+		return ReactorPublishers.observe(reactive(), operation, tags, publisher);
+	}
+
+	private ReactiveOperations reactive() {
+		ReactiveOperations reactive = this.reactive;
+		if (reactive == null) {
+			reactive = ReactiveOperations.of(this.operations);
+			this.reactive = reactive;
+		}
+		return reactive;
+	}
+
+	/** How an annotated method's work ends. */
+	private enum Returns {
+
+		/** With the call. */
+		VALUE,
+
+		/** With the {@link CompletionStage} it returns. */
+		STAGE,
+
+		/** With each subscription to the {@code Mono} or {@code Flux} it returns. */
+		PUBLISHER;
+
+		/** Whether Reactor is on the class path: without it no method returns a Mono. */
+		private static final boolean REACTOR = isPresent("reactor.core.publisher.Mono");
+
+		static Returns of(Method method) {
+			Class<?> type = method.getReturnType();
+			if (CompletionStage.class.isAssignableFrom(type)) {
+				return STAGE;
+			}
+			return (REACTOR && ReactorPublishers.isPublisher(type)) ? PUBLISHER : VALUE;
+		}
+
+		private static boolean isPresent(String className) {
+			try {
+				Class.forName(className, false, Returns.class.getClassLoader());
+				return true;
+			}
+			catch (ClassNotFoundException | LinkageError ex) {
+				return false;
+			}
+		}
+
 	}
 
 	/** The operation name and which parameter feeds which label, read once. */
-	private record Binding(String operation, String[] keys, int[] parameters) {
+	private record Binding(String operation, String[] keys, int[] parameters, Returns returns) {
 
 		static Binding of(Method method) {
 			ObservedOperation annotation = method.getAnnotation(ObservedOperation.class);
@@ -83,7 +164,8 @@ public class ObservedOperationAspect {
 					}
 				}
 			}
-			return new Binding(annotation.value(), Arrays.copyOf(keys, count), Arrays.copyOf(parameters, count));
+			return new Binding(annotation.value(), Arrays.copyOf(keys, count), Arrays.copyOf(parameters, count),
+					Returns.of(method));
 		}
 
 		Iterable<Tag> tags(Object[] arguments, RecordingFailures failures) {

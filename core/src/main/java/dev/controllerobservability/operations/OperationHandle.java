@@ -1,10 +1,13 @@
 package dev.controllerobservability.operations;
 
+import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.observation.Observation;
+import org.jspecify.annotations.Nullable;
 
+import dev.controllerobservability.internal.operations.AsyncOperation;
 import dev.controllerobservability.internal.operations.OperationRecorder;
 import dev.controllerobservability.internal.operations.OperationResolver;
 
@@ -70,6 +73,22 @@ public final class OperationHandle {
 	 */
 	public <T, E extends Throwable> T observeChecked(Observation.CheckedCallable<T, E> work) throws E {
 		return this.recorder.observeChecked(this.call, work);
+	}
+
+	/**
+	 * Times asynchronous work, from this call until the stage it returns completes, as
+	 * {@link ControllerOperations#observeAsync} does.
+	 * @param <S> the stage type, such as {@code CompletableFuture<Node>}
+	 * @param work starts the asynchronous work and returns its stage
+	 * @return the stage {@code work} returned
+	 */
+	public <S extends CompletionStage<?>> S observeAsync(Supplier<S> work) {
+		return this.recorder.observeAsync(this.call, work::get);
+	}
+
+	/** Starts one asynchronous call, such as one subscription. */
+	AsyncOperation startAsync(@Nullable Observation parent) {
+		return this.recorder.startAsync(this.call, parent);
 	}
 
 	/**

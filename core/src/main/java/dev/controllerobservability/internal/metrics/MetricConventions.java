@@ -11,7 +11,10 @@ public final class MetricConventions {
 	/** Namespace used when neither a namespace nor an application name is configured. */
 	public static final String DEFAULT_NAMESPACE = "controller";
 
-	/** Label carrying the outcome of an operation: {@link #SUCCESS} or {@link #ERROR}. */
+	/**
+	 * Label carrying the outcome of an operation: {@link #SUCCESS}, {@link #ERROR} or
+	 * {@link #CANCELLED}.
+	 */
 	public static final String RESULT_LABEL = "result";
 
 	/** Label carrying the simple class name of the exception an operation threw. */
@@ -22,6 +25,13 @@ public final class MetricConventions {
 
 	/** Value of {@link #RESULT_LABEL} for an operation that threw. */
 	public static final String ERROR = "error";
+
+	/**
+	 * Value of {@link #RESULT_LABEL} for an asynchronous operation cancelled before it
+	 * ended: its subscription was cancelled, or its future completed with a
+	 * {@code CancellationException}.
+	 */
+	public static final String CANCELLED = "cancelled";
 
 	/** Value of a label that was not given, and of {@link #ERROR_LABEL} on success. */
 	public static final String NONE = "none";

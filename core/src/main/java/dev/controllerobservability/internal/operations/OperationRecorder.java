@@ -2,6 +2,7 @@ package dev.controllerobservability.internal.operations;
 
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
@@ -242,10 +243,64 @@ public final class OperationRecorder implements MeterObservationHandler<Operatio
 	}
 
 	/**
+	 * Times asynchronous work: from this call to the completion of the stage {@code work}
+	 * returns. The call's observation, if it has one, is current while {@code work} runs.
+	 * A {@code null} stage is recorded as failed with a {@link NullPointerException}, as
+	 * the caller will see it.
+	 * @param <S> the stage type
+	 * @param <E> the checked exception type
+	 * @param call the resolved call
+	 * @param work the work that starts the asynchronous work and returns its stage
+	 * @return the stage {@code work} returned, itself
+	 * @throws E what {@code work} threw
+	 */
+	public <S extends CompletionStage<?>, E extends Throwable> S observeAsync(OperationResolver.Resolved call,
+			Observation.CheckedCallable<S, E> work) throws E {
+		AsyncOperation operation = startAsync(call, null);
+		Observation.Scope scope = operation.openScope();
+		S stage;
+		try {
+			stage = work.call();
+		}
+		catch (Throwable ex) {
+			operation.closeScope(scope);
+			operation.fail(ex);
+			throw ex;
+		}
+		operation.closeScope(scope);
+		operation.endWhenComplete(stage);
+		return stage;
+	}
+
+	/**
+	 * Starts timing one asynchronous call, such as one subscription: it is in flight
+	 * until the returned operation ends, exactly once.
+	 * @param call the resolved call
+	 * @param parent the observation the call's observation is a child of, or {@code null}
+	 * for the current one
+	 * @return the started operation
+	 */
+	public AsyncOperation startAsync(OperationResolver.Resolved call, @Nullable Observation parent) {
+		Series series = route(call);
+		if (series != null) {
+			return new AsyncOperation(this, call, series, start(call, series), null);
+		}
+		if (call.descriptor == null) {
+			return new AsyncOperation(this, call, null, NOT_STARTED, null);
+		}
+		return new AsyncOperation(this, call, null, NOT_STARTED,
+				startObservation(call.descriptor, call.labels, parent));
+	}
+
+	RecordingFailures failures() {
+		return this.failures;
+	}
+
+	/**
 	 * The series a call is recorded into directly, or {@code null} when it goes through
 	 * an observation or, unrecorded, counts its failure.
 	 */
-	private @Nullable Series route(OperationResolver.Resolved call) {
+	@Nullable Series route(OperationResolver.Resolved call) {
 		if (call.descriptor == null) {
 			this.failures.recordUnlessFatal(call.unrecordedAction, call.unrecordedBecause);
 			return null;
@@ -291,7 +346,7 @@ public final class OperationRecorder implements MeterObservationHandler<Operatio
 		return true;
 	}
 
-	private long start(OperationResolver.Resolved call, Series series) {
+	long start(OperationResolver.Resolved call, Series series) {
 		long start;
 		try {
 			start = this.clock.monotonicTime();
@@ -304,14 +359,19 @@ public final class OperationRecorder implements MeterObservationHandler<Operatio
 		return start;
 	}
 
-	private void stop(OperationResolver.Resolved call, Series series, long start, @Nullable Throwable error) {
+	void stop(OperationResolver.Resolved call, Series series, long start, @Nullable Throwable error) {
+		stop(call, series, start, error, false);
+	}
+
+	void stop(OperationResolver.Resolved call, Series series, long start, @Nullable Throwable error,
+			boolean cancelled) {
 		if (start == NOT_STARTED) {
 			return;
 		}
 		// Lowered first: a failing clock or timer must not leave the call in flight.
 		series.inFlight.decrementAndGet();
 		try {
-			record(series, error, this.clock.monotonicTime() - start);
+			record(series, error, cancelled, this.clock.monotonicTime() - start);
 		}
 		catch (Throwable ex) {
 			this.failures.recordUnlessFatal("recording of operation " + call.descriptor.operation(), ex);
@@ -323,7 +383,7 @@ public final class OperationRecorder implements MeterObservationHandler<Operatio
 
 	private <T, E extends Throwable> T observeThrough(OperationResolver.Resolved call,
 			Observation.CheckedCallable<T, E> work) throws E {
-		Observation observation = startObservation(call.descriptor, call.labels);
+		Observation observation = startObservation(call.descriptor, call.labels, null);
 		Observation.Scope scope = openScope(observation);
 		try {
 			return work.call();
@@ -337,12 +397,15 @@ public final class OperationRecorder implements MeterObservationHandler<Operatio
 		}
 	}
 
-	private Observation startObservation(OperationDescriptor descriptor, Tags labels) {
+	Observation startObservation(OperationDescriptor descriptor, Tags labels, @Nullable Observation parent) {
 		Observation observation;
 		try {
 			Context context = new Context(descriptor, labels);
 			observation = Observation.createNotStarted(descriptor.baseName(), () -> context, this.observations)
 				.contextualName(descriptor.operation());
+			if (parent != null) {
+				observation.parentObservation(parent);
+			}
 			for (Tag label : labels) {
 				observation.lowCardinalityKeyValue(label.getKey(), label.getValue());
 			}
@@ -362,17 +425,24 @@ public final class OperationRecorder implements MeterObservationHandler<Operatio
 		return observation;
 	}
 
-	private Observation.@Nullable Scope openScope(Observation observation) {
+	Observation.@Nullable Scope openScope(Observation observation) {
+		Observation.Scope previous = (this.observations != null) ? this.observations.getCurrentObservationScope()
+				: null;
 		try {
 			return observation.openScope();
 		}
 		catch (Throwable ex) {
+			// The scope was made current before a handler failed: put the caller's back,
+			// or later observations on this thread would take this one as parent.
+			if (this.observations != null) {
+				this.observations.setCurrentObservationScope(previous);
+			}
 			this.failures.recordUnlessFatal("scope of an operation", ex);
 			return null;
 		}
 	}
 
-	private void signalError(Observation observation, Throwable error) {
+	void signalError(Observation observation, Throwable error) {
 		try {
 			observation.error(error);
 		}
@@ -381,7 +451,7 @@ public final class OperationRecorder implements MeterObservationHandler<Operatio
 		}
 	}
 
-	private void stopObservation(Observation observation, Observation.@Nullable Scope scope) {
+	void stopObservation(Observation observation, Observation.@Nullable Scope scope) {
 		try {
 			if (scope != null) {
 				scope.close();
@@ -448,7 +518,7 @@ public final class OperationRecorder implements MeterObservationHandler<Operatio
 			if (series == null) {
 				series = series(context.getDescriptor(), context.getLabels());
 			}
-			record(series, context.getError(), duration);
+			record(series, context.getError(), context.cancelled, duration);
 		}
 		catch (Throwable ex) {
 			this.failures.recordUnlessFatal("duration of " + context.getDescriptor().operation(), ex);
@@ -473,8 +543,8 @@ public final class OperationRecorder implements MeterObservationHandler<Operatio
 	/**
 	 * Records the duration of one call, counting what its outcome's series stands for.
 	 */
-	private void record(Series series, @Nullable Throwable error, long nanos) {
-		Outcome outcome = outcome(series, error);
+	private void record(Series series, @Nullable Throwable error, boolean cancelled, long nanos) {
+		Outcome outcome = cancelled ? cancelled(series) : outcome(series, error);
 		outcome.recorder.record(nanos);
 		if ((outcome.unexpected != 0 || outcome.overflow) && this.limiter != null) {
 			this.limiter.countUnexpected(outcome.unexpected);
@@ -482,6 +552,15 @@ public final class OperationRecorder implements MeterObservationHandler<Operatio
 				this.limiter.countOverflow(series.descriptor.familyName());
 			}
 		}
+	}
+
+	private Outcome cancelled(Series series) {
+		Outcome outcome = series.cancelled;
+		if (outcome == null) {
+			outcome = register(series, MetricConventions.CANCELLED, MetricConventions.NONE);
+			series.cancelled = outcome;
+		}
+		return outcome;
 	}
 
 	private Outcome outcome(Series series, @Nullable Throwable error) {
@@ -559,6 +638,8 @@ public final class OperationRecorder implements MeterObservationHandler<Operatio
 
 		private volatile @Nullable Outcome success;
 
+		private volatile @Nullable Outcome cancelled;
+
 		private final Map<Class<?>, Outcome> failures = new ConcurrentHashMap<>();
 
 		Series(MeterRegistry registry, OperationDescriptor descriptor, Tags labels) {
@@ -605,6 +686,8 @@ public final class OperationRecorder implements MeterObservationHandler<Operatio
 
 		private boolean stopped;
 
+		private volatile boolean cancelled;
+
 		/**
 		 * Creates the context of one call.
 		 * @param descriptor the operation
@@ -633,11 +716,28 @@ public final class OperationRecorder implements MeterObservationHandler<Operatio
 		}
 
 		/**
-		 * {@code success}, or {@code error} once an error was signalled.
+		 * {@code success}, {@code error} once an error was signalled, or
+		 * {@code cancelled} for an asynchronous call cancelled before it ended.
 		 * @return the value of the {@code result} label
 		 */
 		public String getResult() {
+			if (this.cancelled) {
+				return MetricConventions.CANCELLED;
+			}
 			return (getError() != null) ? MetricConventions.ERROR : MetricConventions.SUCCESS;
+		}
+
+		/**
+		 * Whether the call was cancelled before it ended.
+		 * @return whether the result is {@code cancelled}
+		 */
+		public boolean isCancelled() {
+			return this.cancelled;
+		}
+
+		/** Marks the call cancelled, ahead of stopping its observation. */
+		void cancel() {
+			this.cancelled = true;
 		}
 
 		/**
