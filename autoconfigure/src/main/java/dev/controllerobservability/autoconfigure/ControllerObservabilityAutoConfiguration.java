@@ -12,6 +12,8 @@ import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
+import reactor.core.publisher.Mono;
+
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -44,6 +46,7 @@ import dev.controllerobservability.internal.metrics.NamingPolicy;
 import dev.controllerobservability.internal.metrics.ControllerMeterFilter;
 import dev.controllerobservability.RecordingFailures;
 import dev.controllerobservability.operations.ControllerOperations;
+import dev.controllerobservability.operations.ReactiveOperations;
 import dev.controllerobservability.internal.operations.OperationDurations;
 import dev.controllerobservability.internal.operations.OperationRecorder;
 import dev.controllerobservability.internal.settings.SettingNames;
@@ -202,6 +205,19 @@ public final class ControllerObservabilityAutoConfiguration {
 				meterFilter.getIfUnique(), directFamilies);
 		references.check();
 		return references;
+	}
+
+	/** {@link ReactiveOperations} where the application has Reactor. */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(Mono.class)
+	static class ReactiveOperationsConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		ReactiveOperations reactiveOperations(ControllerOperations operations) {
+			return ReactiveOperations.of(operations);
+		}
+
 	}
 
 }

@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
 
 import io.micrometer.core.instrument.Tags;
@@ -18,6 +19,9 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.micrometer.tracing.Span;
 import io.micrometer.tracing.Tracer;
 import org.junit.jupiter.api.Test;
+import reactor.core.Disposable;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
@@ -143,6 +147,51 @@ abstract class AbstractOperationTracingIntegrationTests {
 		assertThat(annotated.tags()).containsEntry("result", "error");
 		assertThat(annotated.errorStatus()).isTrue();
 		assertThat(annotated.exceptions()).containsExactly("java.lang.IllegalArgumentException: negative pod count -1");
+	}
+
+	@Test
+	void asyncCallIsOneSpanThatEndsWhenItsStageCompletes() {
+		CompletableFuture<String> pending = new CompletableFuture<>();
+		CompletableFuture<String> returned = this.operations.observeAsync("launch",
+				Tags.of(PROVISIONER, "async-future"), () -> {
+					this.operations.observe("bind", Tags.of(PROVISIONER, "async-future-child"), () -> "bound");
+					return pending;
+				});
+		assertThat(returned).isSameAs(pending);
+		RecordedSpan child = onlySpanOf("async-future-child");
+		// Every span that ended before the flush is exported: the call's has not ended.
+		assertThat(spansOf("async-future")).isEmpty();
+		pending.complete("node");
+		RecordedSpan launch = onlySuccessfulSpanOf("async-future", "launch");
+		assertThat(child.parentSpanId()).isEqualTo(launch.spanId());
+	}
+
+	@Test
+	void monoIsOneSpanPerSubscriptionAndTheParentOfObservedWorkUpstream() {
+		ReactiveOperations reactive = ReactiveOperations.of(this.operations);
+		Sinks.One<String> node = Sinks.one();
+		Mono<String> launch = reactive.observe("launch", Tags.of(PROVISIONER, "async-mono"),
+				reactive.observe("bind", Tags.of(PROVISIONER, "async-mono-child"), Mono.just("bound"))
+					.then(node.asMono()));
+		launch.subscribe();
+		RecordedSpan child = onlySuccessfulSpanOf("async-mono-child", "bind");
+		assertThat(spansOf("async-mono")).isEmpty();
+		node.tryEmitValue("node");
+		RecordedSpan parent = onlySuccessfulSpanOf("async-mono", "launch");
+		assertThat(child.parentSpanId()).isEqualTo(parent.spanId());
+		assertThat(child.traceId()).isEqualTo(parent.traceId());
+	}
+
+	@Test
+	void cancelledSubscriptionIsASpanWithTheCancelledResultAndNoError() {
+		Disposable subscription = ReactiveOperations.of(this.operations)
+			.observe("launch", Tags.of(PROVISIONER, "async-cancelled"), Mono.never())
+			.subscribe();
+		subscription.dispose();
+		RecordedSpan span = onlySpanOf("async-cancelled");
+		assertThat(span.tags()).isEqualTo(Map.of(PROVISIONER, "async-cancelled", "result", "cancelled"));
+		assertThat(span.errorStatus()).isFalse();
+		assertThat(span.exceptions()).isEmpty();
 	}
 
 	@Test
@@ -282,11 +331,17 @@ abstract class AbstractOperationTracingIntegrationTests {
 	 * exported.
 	 */
 	protected RecordedSpan onlySpanOf(String provisioner) {
-		List<RecordedSpan> spans = flushedSpans().stream()
-			.filter((span) -> provisioner.equals(span.tags().get(PROVISIONER)))
-			.toList();
+		List<RecordedSpan> spans = spansOf(provisioner);
 		assertThat(spans).as("spans tagged provisioner=%s", provisioner).hasSize(1);
 		return spans.get(0);
+	}
+
+	/**
+	 * The spans tagged with a provisioner, once every span ended before now has been
+	 * exported.
+	 */
+	private List<RecordedSpan> spansOf(String provisioner) {
+		return flushedSpans().stream().filter((span) -> provisioner.equals(span.tags().get(PROVISIONER))).toList();
 	}
 
 	/**
