@@ -16,8 +16,10 @@ import dev.controllerobservability.rules.RecordingRule;
  *
  * <pre>
  * provisioner_result:karpenter_cloudprovider_launch_duration_seconds_count:rate5m{result="error"}
- *   / ignoring (result) provisioner:karpenter_cloudprovider_launch_duration_seconds_count:rate5m &gt; 0.05
- * </pre>
+ *   / ignoring (result) sum by (provisioner) (provisioner_result:karpenter_cloudprovider_launch_duration_seconds_count:rate5m{result!="cancelled"})
+ *   &gt; 0.05
+ * </pre> Cancelled calls count on neither side of the ratio: they ended without success
+ * or failure.
  */
 public final class OperationRules {
 
@@ -57,8 +59,10 @@ public final class OperationRules {
 					"sum by (" + String.join(", ", withResult) + ") (rate(" + family + "_count[" + window + "]))",
 					null));
 			OperationRuleSettings.ErrorRatio rule = settings.errorRatio();
+			// Cancelled calls neither failed nor succeeded: the ratio is of calls that ended.
+			String ended = "sum" + (keys.isEmpty() ? "" : by) + " (" + callsByResult + "{result!=\"cancelled\"})";
 			alerts.add(new AlertRule(alertPrefix + "ErrorRatioHigh",
-					callsByResult + "{result=\"error\"} / ignoring (result) " + calls + " > " + rule.threshold(),
+					callsByResult + "{result=\"error\"} / ignoring (result) " + ended + " > " + rule.threshold(),
 					rule.forDuration(), rule.severity().toString(),
 					"More than " + percent(rule.threshold()) + " of " + operation.operation() + " operations fail"
 							+ where,

@@ -41,7 +41,8 @@ class OperationRulesTests {
 			.containsExactly("KarpenterLaunchErrorRatioHigh", "KarpenterLaunchLatencyHigh");
 		assertThat(alerts.get(0).expr()).isEqualTo(
 				"provisioner_result:karpenter_cloudprovider_launch_duration_seconds_count:rate5m{result=\"error\"} "
-						+ "/ ignoring (result) provisioner:karpenter_cloudprovider_launch_duration_seconds_count:rate5m > 0.05");
+						+ "/ ignoring (result) sum by (provisioner) (provisioner_result:"
+						+ "karpenter_cloudprovider_launch_duration_seconds_count:rate5m{result!=\"cancelled\"}) > 0.05");
 		assertThat(alerts.get(0).summary())
 			.isEqualTo("More than 5% of launch operations fail for provisioner {{ $labels.provisioner }}");
 		assertThat(alerts.get(1).expr()).isEqualTo("histogram_quantile(0.99, "
