@@ -59,7 +59,8 @@ public final class OperationRules {
 					"sum by (" + String.join(", ", withResult) + ") (rate(" + family + "_count[" + window + "]))",
 					null));
 			OperationRuleSettings.ErrorRatio rule = settings.errorRatio();
-			// Cancelled calls neither failed nor succeeded: the ratio is of calls that ended.
+			// Cancelled calls neither failed nor succeeded: the ratio is of calls that
+			// ended.
 			String ended = "sum" + (keys.isEmpty() ? "" : by) + " (" + callsByResult + "{result!=\"cancelled\"})";
 			alerts.add(new AlertRule(alertPrefix + "ErrorRatioHigh",
 					callsByResult + "{result=\"error\"} / ignoring (result) " + ended + " > " + rule.threshold(),

@@ -1,10 +1,18 @@
 package dev.controllerobservability.it.webflux;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.micrometer.metrics.test.autoconfigure.AutoConfigureMetrics;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -14,6 +22,7 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 import org.springframework.web.reactive.DispatcherHandler;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * On WebFlux, without the servlet stack, the starter records operations from the
@@ -26,6 +35,9 @@ class WebFluxControllerApplicationTests {
 
 	@LocalServerPort
 	private int port;
+
+	@Autowired
+	private WebFluxControllerApplication.AsyncProvisioner asyncProvisioner;
 
 	private WebTestClient client;
 
@@ -74,6 +86,55 @@ class WebFluxControllerApplicationTests {
 			.isEqualTo("launched for spot");
 		assertThat(scrape()).contains("karpenter_launch_duration_seconds_count{cluster=\"dev\",error=\"none\","
 				+ "provisioner=\"spot\",result=\"success\"} 1\n");
+	}
+
+	@Test
+	void annotatedMonoIsOneCallPerSubscriptionIncludingTheRetry() {
+		this.client.get()
+			.uri("/provisioners/retried/provision")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody(String.class)
+			.isEqualTo("provisioned retried at attempt 2");
+		assertThat(scrape()).contains(
+				"karpenter_provision_duration_seconds_count{cluster=\"dev\",error=\"IllegalStateException\","
+						+ "provisioner=\"retried\",result=\"error\"} 1\n",
+				"karpenter_provision_duration_seconds_count{cluster=\"dev\",error=\"none\","
+						+ "provisioner=\"retried\",result=\"success\"} 1\n",
+				"karpenter_provision_in_flight{cluster=\"dev\",provisioner=\"retried\"} 0.0\n");
+	}
+
+	@Test
+	void monoIsInFlightUntilItsWorkEnds() throws Exception {
+		CompletableFuture<HttpResponse<String>> response = HttpClient.newHttpClient()
+			.sendAsync(HttpRequest
+				.newBuilder(URI.create("http://localhost:" + this.port + "/provisioners/held/provision-when-released"))
+				.build(), HttpResponse.BodyHandlers.ofString());
+		await().atMost(Duration.ofSeconds(30))
+			.untilAsserted(() -> assertThat(scrape())
+				.contains("karpenter_provision_in_flight{cluster=\"dev\",provisioner=\"held\"} 1.0\n")
+				.doesNotContain("provisioner=\"held\",result="));
+		this.asyncProvisioner.release();
+		assertThat(response.get(30, TimeUnit.SECONDS).body()).isEqualTo("released held");
+		await().atMost(Duration.ofSeconds(30))
+			.untilAsserted(() -> assertThat(scrape()).contains(
+					"karpenter_provision_duration_seconds_count{cluster=\"dev\",error=\"none\","
+							+ "provisioner=\"held\",result=\"success\"} 1\n",
+					"karpenter_provision_in_flight{cluster=\"dev\",provisioner=\"held\"} 0.0\n"));
+	}
+
+	@Test
+	void fluxIsOneCallPerRequestNotOnePerElement() {
+		this.client.get()
+			.uri("/provisioners/listed/nodes")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody(String.class)
+			.isEqualTo("node-anode-bnode-c");
+		assertThat(scrape()).contains("karpenter_list_nodes_duration_seconds_count{cluster=\"dev\",error=\"none\","
+				+ "provisioner=\"listed\",result=\"success\"} 1\n");
 	}
 
 	@Test
