@@ -340,34 +340,7 @@ class AsyncOperationsTests {
 	@Test
 	void failingObservationHandlersNeverChangeSignalsOrResults() {
 		ObservationRegistry throwing = ObservationRegistry.create();
-		throwing.observationConfig().observationHandler(new ObservationHandler<>() {
-
-			@Override
-			public boolean supportsContext(Observation.Context context) {
-				return true;
-			}
-
-			@Override
-			public void onStart(Observation.Context context) {
-				throw new IllegalStateException("start");
-			}
-
-			@Override
-			public void onError(Observation.Context context) {
-				throw new IllegalStateException("error");
-			}
-
-			@Override
-			public void onScopeOpened(Observation.Context context) {
-				throw new IllegalStateException("scope");
-			}
-
-			@Override
-			public void onStop(Observation.Context context) {
-				throw new IllegalStateException("stop");
-			}
-
-		});
+		throwing.observationConfig().observationHandler(new FailureIsolationTests.ThrowingHandler());
 		ControllerObservability observability = ControllerObservability.builder(this.registry)
 			.namespace("karpenter")
 			.observationRegistry(throwing)

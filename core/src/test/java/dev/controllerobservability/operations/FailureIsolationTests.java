@@ -238,7 +238,7 @@ class FailureIsolationTests {
 	}
 
 	/** A handler that fails at every step of the observation. */
-	private static final class ThrowingHandler implements ObservationHandler<Observation.Context> {
+	static final class ThrowingHandler implements ObservationHandler<Observation.Context> {
 
 		@Override
 		public void onStart(Observation.Context context) {
