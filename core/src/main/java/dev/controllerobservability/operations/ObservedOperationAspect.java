@@ -97,7 +97,17 @@ public class ObservedOperationAspect {
 			});
 		}
 		if (publisher == null) {
-			return this.operations.observeAsync(operation, tags, () -> null);
+			NullPointerException failure = new NullPointerException(
+					"@ObservedOperation(\"" + operation + "\") method returned null instead of a Mono or Flux");
+			try {
+				this.operations.observeChecked(operation, tags, () -> {
+					throw failure;
+				});
+			}
+			catch (NullPointerException ex) {
+				// Recorded: the caller gets the null the method returned.
+			}
+			return null;
 		}
 		return ReactorPublishers.observe(reactive(), operation, tags, publisher);
 	}

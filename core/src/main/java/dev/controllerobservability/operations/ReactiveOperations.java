@@ -68,8 +68,11 @@ public final class ReactiveOperations {
 	 * @param tags label values, keys from the configured operation labels
 	 * @param work the publisher to time
 	 * @return a {@code Mono} with the same signals as {@code work}
+	 * @throws NullPointerException if {@code work} is {@code null}, as Reactor's
+	 * operators do
 	 */
 	public <T> Mono<T> observe(String operation, Iterable<Tag> tags, Mono<T> work) {
+		requirePublisher(work, operation);
 		OperationResolver.Resolved call = this.operations.resolve(operation, tags);
 		return (call != null) ? timed(work, (parent) -> this.operations.startAsync(call, parent)) : work;
 	}
@@ -82,8 +85,11 @@ public final class ReactiveOperations {
 	 * @param tags label values, keys from the configured operation labels
 	 * @param work the publisher to time
 	 * @return a {@code Flux} with the same signals as {@code work}
+	 * @throws NullPointerException if {@code work} is {@code null}, as Reactor's
+	 * operators do
 	 */
 	public <T> Flux<T> observe(String operation, Iterable<Tag> tags, Flux<T> work) {
+		requirePublisher(work, operation);
 		OperationResolver.Resolved call = this.operations.resolve(operation, tags);
 		return (call != null) ? timed(work, (parent) -> this.operations.startAsync(call, parent)) : work;
 	}
@@ -94,8 +100,11 @@ public final class ReactiveOperations {
 	 * @param handle from {@link ControllerOperations#bind}
 	 * @param work the publisher to time
 	 * @return a {@code Mono} with the same signals as {@code work}
+	 * @throws NullPointerException if {@code handle} or {@code work} is {@code null}
 	 */
 	public <T> Mono<T> observe(OperationHandle handle, Mono<T> work) {
+		Objects.requireNonNull(handle, "handle is null: pass the handle ControllerOperations.bind(...) returned");
+		requirePublisher(work, "of the handle");
 		return timed(work, handle::startAsync);
 	}
 
@@ -106,8 +115,11 @@ public final class ReactiveOperations {
 	 * @param handle from {@link ControllerOperations#bind}
 	 * @param work the publisher to time
 	 * @return a {@code Flux} with the same signals as {@code work}
+	 * @throws NullPointerException if {@code handle} or {@code work} is {@code null}
 	 */
 	public <T> Flux<T> observe(OperationHandle handle, Flux<T> work) {
+		Objects.requireNonNull(handle, "handle is null: pass the handle ControllerOperations.bind(...) returned");
+		requirePublisher(work, "of the handle");
 		return timed(work, handle::startAsync);
 	}
 
@@ -135,6 +147,16 @@ public final class ReactiveOperations {
 			Observation observation = call.observation();
 			return (observation != null) ? timed.contextWrite(Context.of(OBSERVATION_KEY, observation)) : timed;
 		});
+	}
+
+	/**
+	 * Refuses a {@code null} publisher when it is given, before any call is in flight.
+	 */
+	private static void requirePublisher(@Nullable Object work, @Nullable String operation) {
+		if (work == null) {
+			throw new NullPointerException(
+					"work is null: pass the Mono or Flux to time as operation " + operation + ", not null");
+		}
 	}
 
 	/**

@@ -34,6 +34,7 @@ import dev.controllerobservability.test.PrometheusScrape;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.assertj.core.api.Assertions.assertThatNullPointerException;
 
 /**
  * Asynchronous operations without Spring, through the core builder: a
@@ -281,6 +282,23 @@ class AsyncOperationsTests {
 		assertThat(count("success", "none")).isEqualTo(1);
 		assertThat(count("error", "none")).isZero();
 		assertThat(inFlight()).isZero();
+	}
+
+	@ParameterizedTest
+	@EnumSource(Way.class)
+	void nullPublisherOrHandleIsRefusedAtTheCallWithNothingInFlight(Way way) {
+		ControllerOperations operations = observability(way).operations();
+		ReactiveOperations reactive = ReactiveOperations.of(operations);
+		OperationHandle handle = operations.bind("launch", gpu());
+		assertThatNullPointerException().isThrownBy(() -> reactive.observe("launch", gpu(), (Mono<String>) null))
+			.withMessage("work is null: pass the Mono or Flux to time as operation launch, not null");
+		assertThatNullPointerException().isThrownBy(() -> reactive.observe("launch", gpu(), (Flux<String>) null));
+		assertThatNullPointerException().isThrownBy(() -> reactive.observe(handle, (Mono<String>) null));
+		assertThatNullPointerException().isThrownBy(() -> reactive.observe(handle, (Flux<String>) null));
+		assertThatNullPointerException().isThrownBy(() -> reactive.observe((OperationHandle) null, Mono.just(1)))
+			.withMessageContaining("handle is null");
+		assertThat(inFlight()).isZero();
+		assertThat(this.started).isEmpty();
 	}
 
 	@Test

@@ -101,7 +101,8 @@ public final class AsyncOperation {
 	 */
 	public void endWhenComplete(@Nullable CompletionStage<?> stage) {
 		if (stage == null) {
-			fail(new NullPointerException("operation " + operationName() + " returned no CompletionStage"));
+			fail(new NullPointerException(
+					"operation " + operationName() + " returned null instead of a CompletionStage"));
 			return;
 		}
 		try {
