@@ -1,9 +1,12 @@
 package dev.controllerobservability.kubernetes.client;
 
+import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -14,7 +17,16 @@ import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
+import io.fabric8.kubernetes.client.http.HttpRequest;
+import io.fabric8.kubernetes.client.http.StandardHttpClientBuilder;
+import io.fabric8.kubernetes.client.http.StandardHttpRequest;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.config.MeterFilter;
@@ -123,6 +135,7 @@ class RestClientMetricsTests {
 		assertThat(buckets.get(0).value()).isZero();
 		assertThat(buckets.get(1).value()).isEqualTo(1.0);
 		assertThat(scrape.type("rest_client_response_size_bytes")).isEqualTo("histogram");
+		assertThat(scrape.families()).doesNotContain("rest_client_response_size_bytes_max");
 		assertThat(scrape.help("rest_client_response_size_bytes"))
 			.isEqualTo("Response size in bytes. Broken down by verb and host.");
 		assertThat(scrape.help("rest_client_request_size_bytes"))
@@ -253,6 +266,108 @@ class RestClientMetricsTests {
 			assertThat(KubernetesClientMetrics.utf8Length(text)).as(text)
 				.isEqualTo(text.getBytes(StandardCharsets.UTF_8).length);
 		}
+	}
+
+	@Test
+	void measuresBodiesAsTheJdkClientSendsThem() {
+		assertThat(KubernetesClientMetrics.sentBodyBytes(request().build())).isZero();
+		assertThat(KubernetesClientMetrics.sentBodyBytes(request().post("application/json", new byte[300]).build()))
+			.isEqualTo(300);
+		assertThat(KubernetesClientMetrics.sentBodyBytes(request().method("PUT", "application/json", "grüße").build()))
+			.isEqualTo(7);
+		assertThat(KubernetesClientMetrics.sentBodyBytes(
+				request().method("PUT", "application/octet-stream", new ByteArrayInputStream(new byte[5]), 5L).build()))
+			.isEqualTo(5);
+		// A stream of unknown length is not measured, as client-go leaves an unknown
+		// ContentLength.
+		assertThat(KubernetesClientMetrics.sentBodyBytes(
+				request().method("PUT", "application/octet-stream", new ByteArrayInputStream(new byte[5]), -1L)
+					.build()))
+			.isEqualTo(-1);
+	}
+
+	@Test
+	void recordsNoSizesOfWatches() {
+		// An HTTP watch streams one event, then ends; a WebSocket watch is upgraded.
+		this.server.expect()
+			.get()
+			.withPath("/api/v1/namespaces/default/configmaps?allowWatchBookmarks=true&watch=true")
+			.andReturn(200, "{\"type\":\"ADDED\",\"object\":" + SETTINGS_JSON + "}\n")
+			.once();
+		KubernetesMockServer crud = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
+				new KubernetesCrudDispatcher(List.of()), false);
+		crud.init();
+		try {
+			KubernetesClientMetrics clientMetrics = KubernetesClientMetrics.builder(this.registry, this.failures)
+				.prometheusRegistry(this.registry.getPrometheusRegistry())
+				.enable(all())
+				.build();
+			CountDownLatch streamed = new CountDownLatch(1);
+			try (KubernetesClient client = clientMetrics
+				.instrument(new KubernetesClientBuilder()
+					.withConfig(new ConfigBuilder(config(0)).withOnlyHttpWatches(true).build()))
+				.build(); Watch watch = client.configMaps().inNamespace("default").watch(watcher(streamed))) {
+				assertThat(streamed.await(10, TimeUnit.SECONDS)).isTrue();
+			}
+			try (KubernetesClient client = clientMetrics
+				.instrument(new KubernetesClientBuilder().withConfig(crud.createClient().getConfiguration()))
+				.build();
+					Watch watch = client.configMaps().inNamespace("default").watch(watcher(new CountDownLatch(1)))) {
+				client.configMaps()
+					.inNamespace("default")
+					.resource(new ConfigMapBuilder().withNewMetadata().withName("watched").endMetadata().build())
+					.create();
+			}
+			PrometheusScrape scrape = scrape();
+			assertThat(scrape.samples("rest_client_requests_total"))
+				.extracting((sample) -> sample.labels().get("method") + " " + sample.labels().get("code"))
+				.contains("GET 200", "GET 101", "POST 201");
+			assertThat(scrape.samples("rest_client_request_size_bytes_count"))
+				.extracting((sample) -> sample.labels().get("verb"))
+				.containsExactly("POST");
+			assertThat(scrape.samples("rest_client_response_size_bytes_count"))
+				.extracting((sample) -> sample.labels().get("verb"))
+				.containsExactly("POST");
+		}
+		catch (InterruptedException ex) {
+			throw new IllegalStateException(ex);
+		}
+		finally {
+			crud.destroy();
+		}
+	}
+
+	private static Watcher<ConfigMap> watcher(CountDownLatch received) {
+		return new Watcher<>() {
+			@Override
+			public void eventReceived(Action action, ConfigMap resource) {
+				received.countDown();
+			}
+
+			@Override
+			public void onClose(WatcherException cause) {
+			}
+		};
+	}
+
+	@Test
+	void runsFirstAmongTheClientsInterceptorsAndOnce() {
+		KubernetesClientMetrics clientMetrics = KubernetesClientMetrics.builder(this.registry, this.failures)
+			.enable(RestClientMetric.REQUEST_RETRIES)
+			.build();
+		try (KubernetesClient client = clientMetrics
+			.instrument(clientMetrics.instrument(new KubernetesClientBuilder().withConfig(config(0))).build())) {
+			StandardHttpClientBuilder<?, ?, ?> builder = (StandardHttpClientBuilder<?, ?, ?>) client.getHttpClient()
+				.newBuilder();
+			assertThat(builder.getInterceptors().keySet()).hasSizeGreaterThan(1)
+				.first()
+				.isEqualTo(KubernetesClientMetrics.INTERCEPTOR_NAME);
+			assertThat(builder.getInterceptors().values()).containsOnlyOnce(clientMetrics);
+		}
+	}
+
+	private static HttpRequest.Builder request() {
+		return new StandardHttpRequest.Builder().uri("https://localhost:6443/api/v1/namespaces/default/configmaps");
 	}
 
 	private KubernetesClient instrumented(List<RestClientMetric> metrics, Config config) {
