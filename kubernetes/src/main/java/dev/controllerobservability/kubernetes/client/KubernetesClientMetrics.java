@@ -31,6 +31,7 @@ import io.fabric8.kubernetes.client.http.HttpResponse;
 import io.fabric8.kubernetes.client.http.Interceptor;
 import io.fabric8.kubernetes.client.http.StandardHttpClientBuilder;
 import io.fabric8.kubernetes.client.http.StandardHttpRequest;
+import io.fabric8.kubernetes.client.http.WebSocketUpgradeResponse;
 import io.fabric8.kubernetes.client.impl.KubernetesClientImpl;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -111,6 +112,13 @@ public final class KubernetesClientMetrics implements Interceptor {
 
 	/** Calls by the request object the caller handed fabric8, kept for its retries. */
 	private final Map<HttpRequest, Call> calls = Collections.synchronizedMap(new WeakHashMap<>());
+
+	/**
+	 * WebSocket upgrade responses counted: fabric8 hands a failed upgrade to every
+	 * interceptor's after() once more per interceptor.
+	 */
+	private final Set<HttpResponse<?>> upgrades = Collections
+		.newSetFromMap(Collections.synchronizedMap(new WeakHashMap<>()));
 
 	private final Map<List<String>, Counter> counters = new ConcurrentHashMap<>();
 
@@ -266,6 +274,9 @@ public final class KubernetesClientMetrics implements Interceptor {
 	@Override
 	public void after(HttpRequest request, HttpResponse<?> response, AsyncBody.Consumer<List<ByteBuffer>> consumer) {
 		try {
+			if (response instanceof WebSocketUpgradeResponse && !this.upgrades.add(response)) {
+				return;
+			}
 			long end = this.nanoTime.getAsLong();
 			String host = host(request.uri());
 			String code = Integer.toString(response.code());
