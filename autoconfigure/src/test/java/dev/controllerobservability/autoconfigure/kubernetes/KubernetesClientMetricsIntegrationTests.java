@@ -161,12 +161,7 @@ class KubernetesClientMetricsIntegrationTests {
 
 	@Test
 	void recordsTheOptInFamiliesEnabledThroughTheProperty() {
-		this.server.expect().get().withPath(FLAKY).andReturn(503, unavailable()).once();
-		this.server.expect()
-			.get()
-			.withPath(FLAKY)
-			.andReturn(200, new ConfigMapBuilder().withNewMetadata().withName("flaky").endMetadata().build())
-			.once();
+		expectUnavailableOnce();
 		this.contextRunner
 			.withPropertyValues(
 					"controller.observability.kubernetes.client.metrics=request-size,response-size,request-retries")
@@ -195,12 +190,7 @@ class KubernetesClientMetricsIntegrationTests {
 
 	@Test
 	void recordsNoOptInFamilyByDefault() {
-		this.server.expect().get().withPath(FLAKY).andReturn(503, unavailable()).once();
-		this.server.expect()
-			.get()
-			.withPath(FLAKY)
-			.andReturn(200, new ConfigMapBuilder().withNewMetadata().withName("flaky").endMetadata().build())
-			.once();
+		expectUnavailableOnce();
 		this.contextRunner.run((context) -> {
 			try (KubernetesClient client = context.getBean(KubernetesClientMetrics.class)
 				.instrument(new KubernetesClientBuilder().withConfig(retrying()))
@@ -253,6 +243,16 @@ class KubernetesClientMetricsIntegrationTests {
 
 	private Config retrying() {
 		return new ConfigBuilder(config()).withRequestRetryBackoffLimit(3).withRequestRetryBackoffInterval(1).build();
+	}
+
+	/** The flaky ConfigMap: 503 first, then 200. */
+	private void expectUnavailableOnce() {
+		this.server.expect().get().withPath(FLAKY).andReturn(503, unavailable()).once();
+		this.server.expect()
+			.get()
+			.withPath(FLAKY)
+			.andReturn(200, new ConfigMapBuilder().withNewMetadata().withName("flaky").endMetadata().build())
+			.once();
 	}
 
 	private static Status unavailable() {
