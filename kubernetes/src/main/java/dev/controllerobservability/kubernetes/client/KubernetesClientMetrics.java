@@ -317,8 +317,13 @@ public final class KubernetesClientMetrics implements Interceptor {
 			body.done().whenComplete((ignored, failure) -> {
 				try {
 					long delivered = counting.bytes();
-					if (failure == null && (successful || delivered > 0)) {
-						sizes.response(request.method(), host, delivered);
+					if (failure == null) {
+						// Read to its end: no later response of this request is counted
+						// here.
+						this.bodies.remove(request);
+						if (successful || delivered > 0) {
+							sizes.response(request.method(), host, delivered);
+						}
 					}
 				}
 				catch (RuntimeException ex) {
