@@ -1,10 +1,13 @@
 package dev.controllerobservability.autoconfigure;
 
+import java.util.List;
+
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.boot.context.properties.bind.Name;
 
+import dev.controllerobservability.kubernetes.client.RestClientMetric;
 import dev.controllerobservability.rules.AlertSeverity;
 
 /**
@@ -15,8 +18,24 @@ import dev.controllerobservability.rules.AlertSeverity;
  * leader_election_master_status, when those libraries are present.
  * @param resourceState Per-object metrics of the resources Java Operator SDK controllers
  * reconcile: conditions, generations and creation time.
+ * @param client The rest_client_* metrics of fabric8 clients.
  */
-public record KubernetesProperties(@DefaultValue("true") boolean enabled, @DefaultValue ResourceState resourceState) {
+public record KubernetesProperties(@DefaultValue("true") boolean enabled, @DefaultValue ResourceState resourceState,
+		@DefaultValue Client client) {
+
+	/**
+	 * The rest_client_* metrics of fabric8 clients built through the
+	 * KubernetesClientMetrics bean.
+	 *
+	 * @param metrics Opt-in families of controller-runtime's RegisterRESTClientMetrics to
+	 * record besides rest_client_requests_total and rest_client_request_duration_seconds:
+	 * request-size (rest_client_request_size_bytes), response-size
+	 * (rest_client_response_size_bytes) and request-retries
+	 * (rest_client_request_retries_total). None by default, as upstream.
+	 */
+	public record Client(@DefaultValue List<RestClientMetric> metrics) {
+
+	}
 
 	/**
 	 * The resource state metrics and their alerts.

@@ -22,6 +22,7 @@ import org.springframework.context.annotation.Lazy;
 import dev.controllerobservability.catalog.ControllerMetrics;
 import dev.controllerobservability.catalog.MetricDefinition;
 import dev.controllerobservability.internal.kubernetes.ControllerRuntimeHistograms;
+import dev.controllerobservability.internal.kubernetes.RestClientSizes;
 import dev.controllerobservability.kubernetes.client.KubernetesClientMetrics;
 import dev.controllerobservability.kubernetes.leader.LeaderElectionMetrics;
 import dev.controllerobservability.kubernetes.operator.ControllerRuntimeMetrics;
@@ -40,7 +41,8 @@ import dev.controllerobservability.autoconfigure.strictness.ConditionalOnObserva
  * always, the standard {@code process_*} metrics of Go controllers when
  * prometheus-metrics-instrumentation-jvm and a Prometheus registry are present,
  * {@code rest_client_*} for fabric8 clients built through the
- * {@link KubernetesClientMetrics} bean when fabric8 is present, and
+ * {@link KubernetesClientMetrics} bean when fabric8 is present (with the opt-in families
+ * of {@code controller.observability.kubernetes.client.metrics}), and
  * {@code controller_runtime_*} / {@code workqueue_*} (and {@code rest_client_*} for the
  * operator's own calls) for Java Operator SDK operators when the SDK is present. The
  * application's {@link KubernetesClient} beans are left as they are, and none is defined
@@ -83,8 +85,22 @@ public final class KubernetesObservabilityAutoConfiguration {
 		@Bean
 		@Lazy
 		@ConditionalOnMissingBean
-		KubernetesClientMetrics kubernetesClientMetrics(MeterRegistry meterRegistry, RecordingFailures failures) {
-			return new KubernetesClientMetrics(meterRegistry, failures);
+		KubernetesClientMetrics kubernetesClientMetrics(MeterRegistry meterRegistry,
+				ObjectProvider<PrometheusRegistry> prometheusRegistry, NamingPolicy naming, RecordingFailures failures,
+				ControllerObservabilityProperties properties) {
+			// As the controller-runtime histograms: without a Prometheus registry the
+			// size histograms are recorded but exported nowhere.
+			return KubernetesClientMetrics.builder(meterRegistry, failures)
+				.enable(properties.kubernetes().client().metrics())
+				.prometheusRegistry(prometheusRegistry.getIfAvailable(PrometheusRegistry::new))
+				.disabledMetrics(naming.disabledMetrics())
+				.constantLabels(naming.standardLabels())
+				.build();
+		}
+
+		@Bean
+		DirectPrometheusFamilies restClientSizeFamilies(ControllerObservabilityProperties properties) {
+			return () -> RestClientSizes.families(properties.kubernetes().client().metrics());
 		}
 
 	}

@@ -1,11 +1,13 @@
 package dev.controllerobservability.autoconfigure.kubernetes;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
@@ -26,6 +28,7 @@ import dev.controllerobservability.test.PrometheusScrape;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 /**
  * API calls through Kubernetes clients the application has (its own beans, clients it
@@ -33,6 +36,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * back from a Prometheus scrape.
  */
 class KubernetesClientMetricsIntegrationTests {
+
+	private static final String FLAKY = "/api/v1/namespaces/default/configmaps/flaky";
 
 	private final ApplicationContextRunner contextRunner = KubernetesContextRunner
 		.with(PrometheusMetricsExportAutoConfiguration.class);
@@ -155,6 +160,61 @@ class KubernetesClientMetricsIntegrationTests {
 	}
 
 	@Test
+	void recordsTheOptInFamiliesEnabledThroughTheProperty() {
+		expectUnavailableOnce();
+		this.contextRunner
+			.withPropertyValues(
+					"controller.observability.kubernetes.client.metrics=request-size,response-size,request-retries")
+			.run((context) -> {
+				try (KubernetesClient client = context.getBean(KubernetesClientMetrics.class)
+					.instrument(new KubernetesClientBuilder().withConfig(retrying()))
+					.build()) {
+					client.configMaps().inNamespace("default").withName("flaky").get();
+					PrometheusMeterRegistry registry = context.getBean(PrometheusMeterRegistry.class);
+					PrometheusScrape scrape = await().atMost(Duration.ofSeconds(10))
+						.until(() -> scrape(registry),
+								(read) -> !read.samples("rest_client_response_size_bytes_count").isEmpty());
+					assertThat(scrape.value("rest_client_request_retries_total",
+							Map.of("code", "200", "verb", "GET", "host", this.host)))
+						.isEqualTo(1.0);
+					assertThat(scrape.value("rest_client_request_size_bytes_count",
+							Map.of("verb", "GET", "host", this.host)))
+						.isEqualTo(2.0);
+					assertThat(scrape.value("rest_client_response_size_bytes_count",
+							Map.of("verb", "GET", "host", this.host)))
+						.isEqualTo(1.0);
+					assertThat(scrape.type("rest_client_response_size_bytes")).isEqualTo("histogram");
+				}
+			});
+	}
+
+	@Test
+	void recordsNoOptInFamilyByDefault() {
+		expectUnavailableOnce();
+		this.contextRunner.run((context) -> {
+			try (KubernetesClient client = context.getBean(KubernetesClientMetrics.class)
+				.instrument(new KubernetesClientBuilder().withConfig(retrying()))
+				.build()) {
+				client.configMaps().inNamespace("default").withName("flaky").get();
+				PrometheusScrape scrape = scrape(context.getBean(PrometheusMeterRegistry.class));
+				assertThat(scrape.value("rest_client_requests_total", labels("503", "GET"))).isEqualTo(1.0);
+				assertThat(scrape.families()).doesNotContain("rest_client_request_size_bytes",
+						"rest_client_response_size_bytes", "rest_client_request_retries_total");
+			}
+		});
+	}
+
+	@Test
+	void refusesAFamilyFabric8CannotFeedNamingTheProperty() {
+		this.contextRunner
+			.withPropertyValues("controller.observability.kubernetes.client.metrics=rate-limiter-duration")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("rate-limiter-duration"));
+	}
+
+	@Test
 	void isOffWhenTurnedOff() {
 		this.contextRunner.withPropertyValues("controller.observability.kubernetes.enabled=false")
 			.withBean(KubernetesClient.class, () -> new KubernetesClientBuilder().withConfig(config()).build())
@@ -179,6 +239,24 @@ class KubernetesClientMetricsIntegrationTests {
 	private Config config() {
 		// No retries: each call is one HTTP attempt, so the counts below are exact.
 		return new ConfigBuilder(this.server.createClient().getConfiguration()).withRequestRetryBackoffLimit(0).build();
+	}
+
+	private Config retrying() {
+		return new ConfigBuilder(config()).withRequestRetryBackoffLimit(3).withRequestRetryBackoffInterval(1).build();
+	}
+
+	/** The flaky ConfigMap: 503 first, then 200. */
+	private void expectUnavailableOnce() {
+		this.server.expect().get().withPath(FLAKY).andReturn(503, unavailable()).once();
+		this.server.expect()
+			.get()
+			.withPath(FLAKY)
+			.andReturn(200, new ConfigMapBuilder().withNewMetadata().withName("flaky").endMetadata().build())
+			.once();
+	}
+
+	private static Status unavailable() {
+		return new StatusBuilder().withCode(503).withMessage("apiserver is shutting down").build();
 	}
 
 	private Map<String, String> labels(String code, String method) {

@@ -39,8 +39,9 @@ import dev.controllerobservability.operations.ControllerOperations;
  * are counted, is configured as fabric8 configures one by default (kubeconfig or service
  * account) with {@code demo.kubernetes.api-server=kubeconfig}, or, with
  * {@code demo.kubernetes.api-server=embedded} (the default), a client of the fabric8 mock
- * API server started in-process, where pods keep arriving as in the simulation. The
- * operator runs a leader election on the lease {@value #LEASE_NAME}, so
+ * API server started in-process, which holds the configured provisioners before the
+ * operator starts and where pods keep arriving as in the simulation. The operator runs a
+ * leader election on the lease {@value #LEASE_NAME}, so
  * {@code leader_election_master_status} shows whether it leads.
  */
 @Configuration(proxyBeanMethods = false)
@@ -100,7 +101,7 @@ public class KubernetesMode {
 				                               "verbs": ["*"]}]}}""";
 
 		@Bean(destroyMethod = "destroy")
-		KubernetesMockServer kubernetesMockServer() {
+		KubernetesMockServer kubernetesMockServer(DemoProperties properties) {
 			Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
 			KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), responses,
 					new KubernetesMixedDispatcher(responses,
@@ -114,6 +115,12 @@ public class KubernetesMode {
 				.andReturn(HttpURLConnection.HTTP_CREATED, LEASE_PERMISSIONS)
 				.always();
 			server.init();
+			// As in a cluster, the provisioners exist before the operator starts: its
+			// initial list holds them, so they wait at workqueue_depth{priority="-100"}
+			// as the objects of a Go controller's initial list do.
+			try (KubernetesClient client = server.createClient()) {
+				PodArrivals.createProvisioners(client, properties);
+			}
 			return server;
 		}
 

@@ -19,9 +19,10 @@ import org.springframework.context.SmartLifecycle;
 import dev.controllerobservability.demo.DemoProperties;
 
 /**
- * On the embedded API server only: creates a {@code Provisioner} per configured
- * provisioner, then lets pending pods arrive for each every round interval, and removes
- * pods once bound (they have "run"), so the API server's store stays small.
+ * On the embedded API server only: lets pending pods arrive for each configured
+ * provisioner every round interval, and removes pods once bound (they have "run"), so the
+ * API server's store stays small. {@link #createProvisioners} creates the
+ * {@code Provisioner} resources they are for.
  */
 class PodArrivals implements SmartLifecycle {
 
@@ -40,18 +41,27 @@ class PodArrivals implements SmartLifecycle {
 		this.properties = properties;
 	}
 
-	@Override
-	public void start() {
-		String namespace = this.properties.getKubernetes().getNamespace();
-		this.properties.getProvisioners().forEach((name, settings) -> {
+	/**
+	 * Creates, or updates, a {@code Provisioner} per configured provisioner.
+	 * @param client a client of the API server
+	 * @param properties the demo's provisioners and namespace
+	 */
+	static void createProvisioners(KubernetesClient client, DemoProperties properties) {
+		String namespace = properties.getKubernetes().getNamespace();
+		properties.getProvisioners().forEach((name, settings) -> {
 			ProvisionerResource provisioner = new ProvisionerResource();
 			provisioner.getMetadata().setName(name);
 			provisioner.getMetadata().setNamespace(namespace);
 			ProvisionerResource.Spec spec = new ProvisionerResource.Spec();
 			spec.setGpu(settings.isGpu());
 			provisioner.setSpec(spec);
-			this.client.resource(provisioner).createOr((existing) -> existing.update());
+			client.resource(provisioner).createOr((existing) -> existing.update());
 		});
+	}
+
+	@Override
+	public void start() {
+		String namespace = this.properties.getKubernetes().getNamespace();
 		ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor((task) -> {
 			Thread thread = new Thread(task, "pod-arrivals");
 			thread.setDaemon(true);

@@ -13,6 +13,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import org.junit.jupiter.api.Test;
 
+import dev.controllerobservability.demo.DemoProperties;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -27,7 +29,7 @@ class EmbeddedApiServerTests {
 	@Test
 	void answersTheLeasePermissionCheckWithTheDocumentedReview() throws IOException {
 		assertThat(jsonBlocks()).containsExactly(KubernetesMode.EmbeddedApiServer.LEASE_PERMISSIONS);
-		KubernetesMockServer server = new KubernetesMode.EmbeddedApiServer().kubernetesMockServer();
+		KubernetesMockServer server = new KubernetesMode.EmbeddedApiServer().kubernetesMockServer(new DemoProperties());
 		try (KubernetesClient client = server.createClient()) {
 			SelfSubjectRulesReview review = client.authorization()
 				.v1()
@@ -38,6 +40,24 @@ class EmbeddedApiServerTests {
 				assertThat(rule.getResources()).containsExactly("leases");
 				assertThat(rule.getVerbs()).containsExactly("*");
 			});
+		}
+		finally {
+			server.destroy();
+		}
+	}
+
+	@Test
+	void holdsTheConfiguredProvisionersBeforeTheOperatorStarts() {
+		DemoProperties properties = new DemoProperties();
+		DemoProperties.Provisioner gpu = new DemoProperties.Provisioner();
+		gpu.setGpu(true);
+		properties.getProvisioners().put("gpu", gpu);
+		properties.getProvisioners().put("spot", new DemoProperties.Provisioner());
+		KubernetesMockServer server = new KubernetesMode.EmbeddedApiServer().kubernetesMockServer(properties);
+		try (KubernetesClient client = server.createClient()) {
+			assertThat(client.resources(ProvisionerResource.class).inNamespace("default").list().getItems())
+				.extracting((provisioner) -> provisioner.getMetadata().getName() + " " + provisioner.getSpec().isGpu())
+				.containsExactlyInAnyOrder("gpu true", "spot false");
 		}
 		finally {
 			server.destroy();

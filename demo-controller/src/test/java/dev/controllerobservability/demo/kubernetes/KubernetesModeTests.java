@@ -13,6 +13,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.annotation.DirtiesContext;
 
+import dev.controllerobservability.internal.kubernetes.KubernetesConventions;
 import dev.controllerobservability.test.PrometheusScrape;
 import dev.controllerobservability.live.LiveMetrics;
 
@@ -55,6 +56,10 @@ class KubernetesModeTests {
 				.isEqualTo(1.0);
 			assertThat(scrape.value("workqueue_adds_total", Map.of("name", "provisioner", "controller", "provisioner")))
 				.isGreaterThan(0);
+			// The provisioners were in the API server before the operator started: its
+			// initial list queued them at controller-runtime's low priority.
+			assertThat(scrape.samples("workqueue_depth")).extracting((sample) -> sample.labels().get("priority"))
+				.contains(KubernetesConventions.LOW_PRIORITY, KubernetesConventions.DEFAULT_PRIORITY);
 			// The mock API server answers patches with 202 Accepted.
 			assertThat(scrape.samples("rest_client_requests_total"))
 				.extracting((sample) -> sample.labels().get("method") + " " + sample.labels().get("code"))

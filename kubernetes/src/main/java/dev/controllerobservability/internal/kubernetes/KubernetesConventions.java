@@ -17,6 +17,22 @@ public final class KubernetesConventions {
 			8.0, 15.0, 30.0, 60.0);
 
 	/**
+	 * client-go's {@code rest_client_request_size_bytes} and
+	 * {@code rest_client_response_size_bytes} buckets, in bytes: 64 B to 16 MiB.
+	 */
+	public static final List<Double> CLIENT_GO_SIZE_BUCKETS = List.of(64.0, 256.0, 512.0, 1024.0, 4096.0, 16384.0,
+			65536.0, 262144.0, 1048576.0, 4194304.0, 16777216.0);
+
+	/** client-go's label of the HTTP method on its histograms and retry counter. */
+	public static final String VERB = "verb";
+
+	/** client-go's label of the API server's host and port. */
+	public static final String HOST = "host";
+
+	/** client-go's label of the HTTP status code, or {@link #NO_RESPONSE_CODE}. */
+	public static final String CODE = "code";
+
+	/**
 	 * controller-runtime's workqueue duration buckets (the ones labelled {@code name} and
 	 * {@code controller}), in seconds: {@code ExponentialBuckets(10e-9, 10, 12)}, 10 ns
 	 * to 1000 s.
