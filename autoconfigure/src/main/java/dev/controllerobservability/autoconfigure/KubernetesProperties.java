@@ -1,5 +1,7 @@
 package dev.controllerobservability.autoconfigure;
 
+import java.util.List;
+
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -16,7 +18,22 @@ import dev.controllerobservability.rules.AlertSeverity;
  * @param resourceState Per-object metrics of the resources Java Operator SDK controllers
  * reconcile: conditions, generations and creation time.
  */
-public record KubernetesProperties(@DefaultValue("true") boolean enabled, @DefaultValue ResourceState resourceState) {
+public record KubernetesProperties(@DefaultValue("true") boolean enabled, @DefaultValue ResourceState resourceState,
+		@DefaultValue Webhooks webhooks) {
+
+	/**
+	 * The webhooks whose requests are recorded, by path.
+	 *
+	 * @param admissionPaths Paths of validating and mutating webhooks answering
+	 * AdmissionReviews, such as /validate-widgets; each is the webhook label, and a
+	 * handler's exception counts in controller_runtime_webhook_panics_total.
+	 * @param conversionPaths Paths of CRD conversion webhooks answering
+	 * ConversionReviews, such as /convert; a handler's exception counts in
+	 * controller_runtime_conversion_webhook_panics_total.
+	 */
+	public record Webhooks(@DefaultValue List<String> admissionPaths, @DefaultValue List<String> conversionPaths) {
+
+	}
 
 	/**
 	 * The resource state metrics and their alerts.

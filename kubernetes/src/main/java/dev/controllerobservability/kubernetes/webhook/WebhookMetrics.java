@@ -126,6 +126,10 @@ public final class WebhookMetrics {
 		if (path.chars().anyMatch((c) -> Character.isWhitespace(c) || c == '?' || c == '#')) {
 			return "a webhook path is a URL path, without whitespace, query or fragment";
 		}
+		if (path.chars().anyMatch((c) -> c == '{' || c == '}' || c == '*')) {
+			return "a webhook path is one literal path, the webhook configuration's clientConfig.service.path, "
+					+ "not a pattern";
+		}
 		return null;
 	}
 

@@ -168,6 +168,10 @@ class WebhookMetricsTests {
 			.isThrownBy(() -> builder().admission("/validate?timeout=10s").build())
 			.satisfies((ex) -> assertThat(ex.getReason())
 				.isEqualTo("a webhook path is a URL path, without whitespace, query or fragment"));
+		assertThatExceptionOfType(InvalidSettingException.class)
+			.isThrownBy(() -> builder().admission("/validate/{kind}").build())
+			.satisfies((ex) -> assertThat(ex.getReason()).isEqualTo(
+					"a webhook path is one literal path, the webhook configuration's clientConfig.service.path, not a pattern"));
 	}
 
 	@Test
