@@ -13,8 +13,11 @@ import dev.controllerobservability.RecordingFailures;
 import dev.controllerobservability.autoconfigure.ControllerObservabilityFailureAnalysis;
 import dev.controllerobservability.kubernetes.webhook.WebhookMetrics;
 import dev.controllerobservability.kubernetes.webhook.WebhookType;
+import dev.controllerobservability.rules.AlertRule;
+import dev.controllerobservability.rules.RuleSet;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 /**
  * Which webhook beans each kind of application gets, backing off, and the refusal of
@@ -81,6 +84,39 @@ class WebhookAutoConfigurationTests {
 				assertThat(analysis.getDescription()).contains("Property: " + PATHS + "conversion-paths[0]\n",
 						"the path is already declared by " + PATHS + "admission-paths[0]");
 				assertThat(analysis.getAction()).contains("Declare each webhook path once");
+			});
+	}
+
+	@Test
+	void switchesTheWebhookAlertsOnWhenPathsAreDeclared() {
+		KubernetesContextRunner.servlet()
+			.withPropertyValues(PATHS + "conversion-paths=/convert", PATHS + "alerts.panics.severity=critical")
+			.run((context) -> assertThat(context.getBean(RuleSet.class).alerts())
+				.extracting(AlertRule::name, AlertRule::forDuration, AlertRule::severity)
+				.containsExactly(tuple("WebhookErrorRatioHigh", "15m", "warning"),
+						tuple("WebhookLatencyHigh", "15m", "warning"), tuple("WebhookPanics", "0m", "critical")));
+	}
+
+	@Test
+	void leavesTheWebhookAlertsOffWithoutDeclaredPathsUnlessEnabled() {
+		KubernetesContextRunner.servlet()
+			.run((context) -> assertThat(context.getBean(RuleSet.class).alerts()).isEmpty());
+		KubernetesContextRunner.servlet()
+			.withPropertyValues(PATHS + "alerts.enabled=true")
+			.run((context) -> assertThat(context.getBean(RuleSet.class).alerts()).extracting(AlertRule::name)
+				.containsExactly("WebhookErrorRatioHigh", "WebhookLatencyHigh", "WebhookPanics"));
+		KubernetesContextRunner.servlet()
+			.withPropertyValues(PATHS + "admission-paths=/validate", PATHS + "alerts.enabled=false")
+			.run((context) -> assertThat(context.getBean(RuleSet.class).alerts()).isEmpty());
+	}
+
+	@Test
+	void refusesAnAlertForThatIsNoDuration() {
+		KubernetesContextRunner.servlet()
+			.withPropertyValues(PATHS + "admission-paths=/validate", PATHS + "alerts.latency.for=ten minutes")
+			.run((context) -> {
+				FailureAnalysis analysis = ControllerObservabilityFailureAnalysis.analyze(context.getStartupFailure());
+				assertThat(analysis.getDescription()).contains("Property: " + PATHS + "alerts.latency.for\n");
 			});
 	}
 
