@@ -37,8 +37,8 @@ import dev.controllerobservability.internal.metrics.NativeHistogram;
  * code of each answer, codes 200 and 500 pre-set to 0;</li>
  * <li>{@code controller_runtime_webhook_requests_in_flight{webhook}};</li>
  * <li>{@code controller_runtime_webhook_panics_total} and
- * {@code controller_runtime_conversion_webhook_panics_total}, without labels, each
- * registered at 0 once a webhook of its type is declared.</li>
+ * {@code controller_runtime_conversion_webhook_panics_total}, without labels, both
+ * registered at 0 once a webhook is declared.</li>
  * </ul>
  * The label {@code webhook} is the webhook's path, as controller-runtime labels it. A
  * panic is Java's: an exception thrown out of the handler. It is counted in the panic
@@ -173,15 +173,20 @@ public final class WebhookMetrics {
 	}
 
 	private Counter panics(WebhookType type) {
+		// Both counters from the first webhook on, as a controller-runtime binary
+		// registers both: the alerts read both.
 		synchronized (this.panics) {
-			return this.panics.computeIfAbsent(type,
-					(key) -> (key == WebhookType.ADMISSION)
-							? Counter.builder(WebhookFamilies.PANICS)
-								.description(WebhookFamilies.PANICS_HELP)
-								.register(this.registry)
-							: Counter.builder(WebhookFamilies.CONVERSION_PANICS)
-								.description(WebhookFamilies.CONVERSION_PANICS_HELP)
-								.register(this.registry));
+			if (this.panics.isEmpty()) {
+				this.panics.put(WebhookType.ADMISSION,
+						Counter.builder(WebhookFamilies.PANICS)
+							.description(WebhookFamilies.PANICS_HELP)
+							.register(this.registry));
+				this.panics.put(WebhookType.CONVERSION,
+						Counter.builder(WebhookFamilies.CONVERSION_PANICS)
+							.description(WebhookFamilies.CONVERSION_PANICS_HELP)
+							.register(this.registry));
+			}
+			return this.panics.get(type);
 		}
 	}
 
