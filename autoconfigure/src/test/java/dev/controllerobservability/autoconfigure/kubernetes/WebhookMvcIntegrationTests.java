@@ -32,6 +32,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
@@ -47,7 +48,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * AdmissionReviews and ConversionReviews sent to a Spring MVC application: one webhook
  * declared with {@code @ObservedWebhook}, two with properties, read back from
- * {@code /actuator/prometheus}.
+ * {@code /actuator/prometheus}. An exception the application's exception handler answers
+ * is counted under that answer's code, not as a panic.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "spring.config.name=minimal-app",
@@ -70,13 +72,15 @@ class WebhookMvcIntegrationTests {
 
 	@Test
 	void countsAnsweredReviewsByCodeWithTheirLatencyOnTheAnnotatedHandler() throws Exception {
+		PrometheusScrape before = scrape();
 		assertThat(post("/validate", admission("allowed")).statusCode()).isEqualTo(200);
 		assertThat(post("/validate", admission("allowed")).statusCode()).isEqualTo(200);
 		PrometheusScrape scrape = scrape();
-		assertThat(requests(scrape, "/validate", "200")).isEqualTo(2.0);
-		assertThat(requests(scrape, "/validate", "500")).isEqualTo(0.0);
+		assertThat(requests(scrape, "/validate", "200")).isEqualTo(requests(before, "/validate", "200") + 2);
+		assertThat(requests(scrape, "/validate", "500")).isEqualTo(requests(before, "/validate", "500"));
 		assertThat(scrape.value("controller_runtime_webhook_latency_seconds_count", Map.of("webhook", "/validate")))
-			.isEqualTo(2.0);
+			.isEqualTo(before.value("controller_runtime_webhook_latency_seconds_count", Map.of("webhook", "/validate"))
+					+ 2);
 		assertThat(scrape.samples("controller_runtime_webhook_latency_seconds_bucket")
 			.stream()
 			.filter((sample) -> sample.labels().get("webhook").equals("/validate"))
@@ -84,7 +88,8 @@ class WebhookMvcIntegrationTests {
 					"1.0E-4", "0.001", "0.01", "0.1", "1.0", "10.0", "100.0", "1000.0", "+Inf");
 		assertThat(scrape.value("controller_runtime_webhook_latency_seconds_bucket",
 				Map.of("webhook", "/validate", "le", "+Inf")))
-			.isEqualTo(2.0);
+			.isEqualTo(
+					scrape.value("controller_runtime_webhook_latency_seconds_count", Map.of("webhook", "/validate")));
 		assertThat(scrape.value("controller_runtime_webhook_requests_in_flight", Map.of("webhook", "/validate")))
 			.isEqualTo(0.0);
 		assertThat(latency("/validate").getNativeSchema()).isEqualTo(3);
@@ -93,12 +98,17 @@ class WebhookMvcIntegrationTests {
 
 	@Test
 	void countsAnErrorCodeTheHandlerAnswersWithAndNoPanic() throws Exception {
+		double panics = scrape().value("controller_runtime_webhook_panics_total", Map.of());
+		double answered = scrape().value("controller_runtime_webhook_latency_seconds_count",
+				Map.of("webhook", "/mutate"));
 		assertThat(post("/mutate", "{}").statusCode()).isEqualTo(400);
+		assertThat(post("/mutate", admission("refused")).statusCode()).isEqualTo(422);
 		PrometheusScrape scrape = scrape();
+		assertThat(scrape.value("controller_runtime_webhook_panics_total", Map.of())).isEqualTo(panics);
+		assertThat(requests(scrape, "/mutate", "422")).isEqualTo(1.0);
 		assertThat(requests(scrape, "/mutate", "400")).isEqualTo(1.0);
-		assertThat(requests(scrape, "/mutate", "200")).isEqualTo(0.0);
 		assertThat(scrape.value("controller_runtime_webhook_latency_seconds_count", Map.of("webhook", "/mutate")))
-			.isEqualTo(1.0);
+			.isEqualTo(answered + 2);
 	}
 
 	@Test
@@ -183,6 +193,11 @@ class WebhookMvcIntegrationTests {
 		return PrometheusScrape.fetch("http://localhost:" + this.port + "/actuator/prometheus");
 	}
 
+	/** Thrown by a handler and answered by the application's own exception handler. */
+	static class RefusedException extends RuntimeException {
+
+	}
+
 	@SpringBootConfiguration
 	@EnableAutoConfiguration
 	static class TestApplication {
@@ -206,6 +221,9 @@ class WebhookMvcIntegrationTests {
 				if (review.getRequest() == null) {
 					return ResponseEntity.badRequest().body("{\"error\":\"no request\"}");
 				}
+				if ("refused".equals(review.getRequest().getName())) {
+					throw new RefusedException();
+				}
 				if ("block".equals(review.getRequest().getName())) {
 					blocked.countDown();
 					release.await(30, TimeUnit.SECONDS);
@@ -224,6 +242,11 @@ class WebhookMvcIntegrationTests {
 					.build());
 				review.setRequest(null);
 				return Serialization.asJson(review);
+			}
+
+			@ExceptionHandler(RefusedException.class)
+			ResponseEntity<String> refused() {
+				return ResponseEntity.unprocessableContent().body("{}");
 			}
 
 			@PostMapping("/unrelated")
