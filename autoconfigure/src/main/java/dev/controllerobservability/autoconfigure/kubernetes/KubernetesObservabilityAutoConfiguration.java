@@ -1,6 +1,9 @@
 package dev.controllerobservability.autoconfigure.kubernetes;
 
+import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.impl.KubernetesClientImpl;
@@ -19,6 +22,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplicat
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Lazy;
+import org.springframework.web.method.HandlerMethod;
+import org.springframework.web.util.pattern.PathPattern;
 
 import dev.controllerobservability.catalog.ControllerMetrics;
 import dev.controllerobservability.catalog.MetricDefinition;
@@ -205,9 +210,15 @@ public final class KubernetesObservabilityAutoConfiguration {
 			}
 
 			@Bean
-			ObservedWebhookServletHandlers observedWebhookServletHandlers(WebhookMetrics metrics,
+			ObservedWebhookHandlers observedWebhookServletHandlers(WebhookMetrics metrics,
 					ObjectProvider<org.springframework.web.servlet.mvc.method.RequestMappingInfoHandlerMapping> mappings) {
-				return new ObservedWebhookServletHandlers(metrics, mappings);
+				return new ObservedWebhookHandlers(metrics, () -> {
+					Map<HandlerMethod, Collection<String>> handlers = new LinkedHashMap<>();
+					mappings.orderedStream()
+						.forEach((mapping) -> mapping.getHandlerMethods()
+							.forEach((info, handler) -> handlers.put(handler, info.getPatternValues())));
+					return handlers;
+				});
 			}
 
 		}
@@ -224,9 +235,20 @@ public final class KubernetesObservabilityAutoConfiguration {
 			}
 
 			@Bean
-			ObservedWebhookReactiveHandlers observedWebhookReactiveHandlers(WebhookMetrics metrics,
+			ObservedWebhookHandlers observedWebhookReactiveHandlers(WebhookMetrics metrics,
 					ObjectProvider<org.springframework.web.reactive.result.method.RequestMappingInfoHandlerMapping> mappings) {
-				return new ObservedWebhookReactiveHandlers(metrics, mappings);
+				return new ObservedWebhookHandlers(metrics, () -> {
+					Map<HandlerMethod, Collection<String>> handlers = new LinkedHashMap<>();
+					mappings.orderedStream()
+						.forEach((mapping) -> mapping.getHandlerMethods()
+							.forEach((info, handler) -> handlers.put(handler,
+									info.getPatternsCondition()
+										.getPatterns()
+										.stream()
+										.map(PathPattern::getPatternString)
+										.toList())));
+					return handlers;
+				});
 			}
 
 		}

@@ -10,15 +10,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import io.fabric8.kubernetes.api.model.StatusBuilder;
-import io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequestBuilder;
-import io.fabric8.kubernetes.api.model.admission.v1.AdmissionResponseBuilder;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionReview;
-import io.fabric8.kubernetes.api.model.admission.v1.AdmissionReviewBuilder;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.ConversionRequestBuilder;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.ConversionResponseBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.ConversionReview;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.ConversionReviewBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
@@ -38,6 +31,7 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
 import dev.controllerobservability.internal.kubernetes.WebhookFamilies;
+import dev.controllerobservability.internal.test.WebhookReviews;
 import dev.controllerobservability.kubernetes.webhook.ObservedWebhook;
 import dev.controllerobservability.kubernetes.webhook.WebhookType;
 import dev.controllerobservability.test.PrometheusScrape;
@@ -73,8 +67,8 @@ class WebhookMvcIntegrationTests {
 	@Test
 	void countsAnsweredReviewsByCodeWithTheirLatencyOnTheAnnotatedHandler() throws Exception {
 		PrometheusScrape before = scrape();
-		assertThat(post("/validate", admission("allowed")).statusCode()).isEqualTo(200);
-		assertThat(post("/validate", admission("allowed")).statusCode()).isEqualTo(200);
+		assertThat(post("/validate", WebhookReviews.admission("allowed")).statusCode()).isEqualTo(200);
+		assertThat(post("/validate", WebhookReviews.admission("allowed")).statusCode()).isEqualTo(200);
 		PrometheusScrape scrape = scrape();
 		assertThat(requests(scrape, "/validate", "200")).isEqualTo(requests(before, "/validate", "200") + 2);
 		assertThat(requests(scrape, "/validate", "500")).isEqualTo(requests(before, "/validate", "500"));
@@ -102,7 +96,7 @@ class WebhookMvcIntegrationTests {
 		double answered = scrape().value("controller_runtime_webhook_latency_seconds_count",
 				Map.of("webhook", "/mutate"));
 		assertThat(post("/mutate", "{}").statusCode()).isEqualTo(400);
-		assertThat(post("/mutate", admission("refused")).statusCode()).isEqualTo(422);
+		assertThat(post("/mutate", WebhookReviews.admission("refused")).statusCode()).isEqualTo(422);
 		PrometheusScrape scrape = scrape();
 		assertThat(scrape.value("controller_runtime_webhook_panics_total", Map.of())).isEqualTo(panics);
 		assertThat(requests(scrape, "/mutate", "422")).isEqualTo(1.0);
@@ -115,9 +109,9 @@ class WebhookMvcIntegrationTests {
 	void countsHandlersThatThrowAsPanicsOfTheirTypeAnsweredWith500() throws Exception {
 		double admissionPanics = scrape().value("controller_runtime_webhook_panics_total", Map.of());
 		double conversionPanics = scrape().value("controller_runtime_conversion_webhook_panics_total", Map.of());
-		assertThat(post("/validate", admission("panic")).statusCode()).isEqualTo(500);
-		assertThat(post("/convert", conversion("panic/v1")).statusCode()).isEqualTo(500);
-		assertThat(post("/convert", conversion("example.com/v2")).statusCode()).isEqualTo(200);
+		assertThat(post("/validate", WebhookReviews.admission("panic")).statusCode()).isEqualTo(500);
+		assertThat(post("/convert", WebhookReviews.conversion("panic/v1")).statusCode()).isEqualTo(500);
+		assertThat(post("/convert", WebhookReviews.conversion("example.com/v2")).statusCode()).isEqualTo(200);
 		PrometheusScrape scrape = scrape();
 		assertThat(scrape.value("controller_runtime_webhook_panics_total", Map.of())).isEqualTo(admissionPanics + 1);
 		assertThat(scrape.value("controller_runtime_conversion_webhook_panics_total", Map.of()))
@@ -130,8 +124,8 @@ class WebhookMvcIntegrationTests {
 
 	@Test
 	void countsARequestInFlightWhileItsHandlerRuns() throws Exception {
-		CompletableFuture<HttpResponse<String>> response = this.client.sendAsync(request("/mutate", admission("block")),
-				HttpResponse.BodyHandlers.ofString());
+		CompletableFuture<HttpResponse<String>> response = this.client
+			.sendAsync(request("/mutate", WebhookReviews.admission("block")), HttpResponse.BodyHandlers.ofString());
 		assertThat(blocked.await(30, TimeUnit.SECONDS)).isTrue();
 		assertThat(scrape().value("controller_runtime_webhook_requests_in_flight", Map.of("webhook", "/mutate")))
 			.isEqualTo(1.0);
@@ -164,18 +158,6 @@ class WebhookMvcIntegrationTests {
 
 	private static double requests(PrometheusScrape scrape, String webhook, String code) {
 		return scrape.value("controller_runtime_webhook_requests_total", Map.of("webhook", webhook, "code", code));
-	}
-
-	private static String admission(String name) {
-		return Serialization.asJson(new AdmissionReviewBuilder()
-			.withRequest(new AdmissionRequestBuilder().withUid("uid-" + name).withName(name).build())
-			.build());
-	}
-
-	private static String conversion(String desiredApiVersion) {
-		return Serialization.asJson(new ConversionReviewBuilder()
-			.withRequest(new ConversionRequestBuilder().withUid("uid").withDesiredAPIVersion(desiredApiVersion).build())
-			.build());
 	}
 
 	private HttpResponse<String> post(String path, String body) throws Exception {
@@ -212,7 +194,7 @@ class WebhookMvcIntegrationTests {
 				if ("panic".equals(review.getRequest().getName())) {
 					throw new IllegalStateException("validator failed");
 				}
-				return allow(review);
+				return WebhookReviews.allow(review);
 			}
 
 			@PostMapping(path = "/mutate", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -228,7 +210,7 @@ class WebhookMvcIntegrationTests {
 					blocked.countDown();
 					release.await(30, TimeUnit.SECONDS);
 				}
-				return ResponseEntity.ok(allow(review));
+				return ResponseEntity.ok(WebhookReviews.allow(review));
 			}
 
 			@PostMapping(path = "/convert", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -237,11 +219,7 @@ class WebhookMvcIntegrationTests {
 				if (review.getRequest().getDesiredAPIVersion().startsWith("panic/")) {
 					throw new IllegalStateException("converter failed");
 				}
-				review.setResponse(new ConversionResponseBuilder().withUid(review.getRequest().getUid())
-					.withResult(new StatusBuilder().withStatus("Success").build())
-					.build());
-				review.setRequest(null);
-				return Serialization.asJson(review);
+				return WebhookReviews.converted(review);
 			}
 
 			@ExceptionHandler(RefusedException.class)
@@ -252,13 +230,6 @@ class WebhookMvcIntegrationTests {
 			@PostMapping("/unrelated")
 			String unrelated() {
 				return "{}";
-			}
-
-			private static String allow(AdmissionReview review) {
-				review.setResponse(
-						new AdmissionResponseBuilder().withUid(review.getRequest().getUid()).withAllowed(true).build());
-				review.setRequest(null);
-				return Serialization.asJson(review);
 			}
 
 		}

@@ -4,11 +4,6 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-import io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequestBuilder;
-import io.fabric8.kubernetes.api.model.admission.v1.AdmissionReviewBuilder;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.ConversionRequestBuilder;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.ConversionReviewBuilder;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
 import org.junit.jupiter.api.BeforeEach;
@@ -22,6 +17,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.http.MediaType;
 import org.springframework.web.reactive.function.client.WebClient;
 
+import dev.controllerobservability.internal.test.WebhookReviews;
 import dev.controllerobservability.test.PrometheusScrape;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -51,12 +47,12 @@ class WebFluxWebhookTests {
 	@Test
 	void recordsTheAnnotatedAdmissionWebhookItsPanicsAndItsRequestsInFlight() throws Exception {
 		double panics = scrape().value("controller_runtime_webhook_panics_total", Map.of());
-		assertThat(post("/validate", admission("allowed"))).isEqualTo(200);
-		assertThat(post("/validate", admission("panic"))).isEqualTo(500);
+		assertThat(post("/validate", WebhookReviews.admission("allowed"))).isEqualTo(200);
+		assertThat(post("/validate", WebhookReviews.admission("panic"))).isEqualTo(500);
 		Mono<Integer> blocked = this.client.post()
 			.uri("/validate")
 			.contentType(MediaType.APPLICATION_JSON)
-			.bodyValue(admission("block"))
+			.bodyValue(WebhookReviews.admission("block"))
 			.exchangeToMono((response) -> Mono.just(response.statusCode().value()))
 			.cache();
 		blocked.subscribe();
@@ -93,8 +89,8 @@ class WebFluxWebhookTests {
 	@Test
 	void recordsTheConversionWebhookDeclaredInProperties() throws Exception {
 		double panics = scrape().value("controller_runtime_conversion_webhook_panics_total", Map.of());
-		assertThat(post("/convert", conversion("example.com/v2"))).isEqualTo(200);
-		assertThat(post("/convert", conversion("panic/v1"))).isEqualTo(500);
+		assertThat(post("/convert", WebhookReviews.conversion("example.com/v2"))).isEqualTo(200);
+		assertThat(post("/convert", WebhookReviews.conversion("panic/v1"))).isEqualTo(500);
 		assertThat(post("/convert", "not json")).isEqualTo(500);
 		PrometheusScrape scrape = scrape();
 		assertThat(requests(scrape, "/convert", "200")).isEqualTo(1.0);
@@ -127,18 +123,6 @@ class WebFluxWebhookTests {
 
 	private static double requests(PrometheusScrape scrape, String webhook, String code) {
 		return scrape.value("controller_runtime_webhook_requests_total", Map.of("webhook", webhook, "code", code));
-	}
-
-	private static String admission(String name) {
-		return Serialization.asJson(new AdmissionReviewBuilder()
-			.withRequest(new AdmissionRequestBuilder().withUid("uid-" + name).withName(name).build())
-			.build());
-	}
-
-	private static String conversion(String desiredApiVersion) {
-		return Serialization.asJson(new ConversionReviewBuilder()
-			.withRequest(new ConversionRequestBuilder().withUid("uid").withDesiredAPIVersion(desiredApiVersion).build())
-			.build());
 	}
 
 	private PrometheusScrape scrape() throws Exception {

@@ -3,10 +3,7 @@ package dev.controllerobservability.it.webflux;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import io.fabric8.kubernetes.api.model.StatusBuilder;
-import io.fabric8.kubernetes.api.model.admission.v1.AdmissionResponseBuilder;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionReview;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.ConversionResponseBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.ConversionReview;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import reactor.core.publisher.Mono;
@@ -17,6 +14,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
+import dev.controllerobservability.internal.test.WebhookReviews;
 import dev.controllerobservability.kubernetes.webhook.ObservedWebhook;
 import dev.controllerobservability.kubernetes.webhook.WebhookType;
 
@@ -45,10 +43,10 @@ class WebhookHandlers {
 			return Mono.fromCallable(() -> {
 				blocked.countDown();
 				release.await(30, TimeUnit.SECONDS);
-				return allow(review);
+				return WebhookReviews.allow(review);
 			}).subscribeOn(Schedulers.boundedElastic());
 		}
-		return Mono.just(allow(review));
+		return Mono.just(WebhookReviews.allow(review));
 	}
 
 	@PostMapping(path = "/convert", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -57,18 +55,7 @@ class WebhookHandlers {
 		if (review.getRequest().getDesiredAPIVersion().startsWith("panic/")) {
 			throw new IllegalStateException("converter failed");
 		}
-		review.setResponse(new ConversionResponseBuilder().withUid(review.getRequest().getUid())
-			.withResult(new StatusBuilder().withStatus("Success").build())
-			.build());
-		review.setRequest(null);
-		return Serialization.asJson(review);
-	}
-
-	private static String allow(AdmissionReview review) {
-		review.setResponse(
-				new AdmissionResponseBuilder().withUid(review.getRequest().getUid()).withAllowed(true).build());
-		review.setRequest(null);
-		return Serialization.asJson(review);
+		return WebhookReviews.converted(review);
 	}
 
 }
