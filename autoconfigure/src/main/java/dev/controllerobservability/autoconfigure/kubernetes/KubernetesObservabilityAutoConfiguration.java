@@ -1,9 +1,6 @@
 package dev.controllerobservability.autoconfigure.kubernetes;
 
-import java.util.Collection;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.impl.KubernetesClientImpl;
@@ -22,7 +19,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplicat
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Lazy;
-import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.util.pattern.PathPattern;
 
 import dev.controllerobservability.catalog.ControllerMetrics;
@@ -212,13 +208,9 @@ public final class KubernetesObservabilityAutoConfiguration {
 			@Bean
 			ObservedWebhookHandlers observedWebhookServletHandlers(WebhookMetrics metrics,
 					ObjectProvider<org.springframework.web.servlet.mvc.method.RequestMappingInfoHandlerMapping> mappings) {
-				return new ObservedWebhookHandlers(metrics, () -> {
-					Map<HandlerMethod, Collection<String>> handlers = new LinkedHashMap<>();
-					mappings.orderedStream()
-						.forEach((mapping) -> mapping.getHandlerMethods()
-							.forEach((info, handler) -> handlers.put(handler, info.getPatternValues())));
-					return handlers;
-				});
+				return new ObservedWebhookHandlers(metrics, () -> mappings.orderedStream()
+					.map(org.springframework.web.servlet.mvc.method.RequestMappingInfoHandlerMapping::getHandlerMethods),
+						org.springframework.web.servlet.mvc.method.RequestMappingInfo::getPatternValues);
 			}
 
 		}
@@ -237,18 +229,14 @@ public final class KubernetesObservabilityAutoConfiguration {
 			@Bean
 			ObservedWebhookHandlers observedWebhookReactiveHandlers(WebhookMetrics metrics,
 					ObjectProvider<org.springframework.web.reactive.result.method.RequestMappingInfoHandlerMapping> mappings) {
-				return new ObservedWebhookHandlers(metrics, () -> {
-					Map<HandlerMethod, Collection<String>> handlers = new LinkedHashMap<>();
-					mappings.orderedStream()
-						.forEach((mapping) -> mapping.getHandlerMethods()
-							.forEach((info, handler) -> handlers.put(handler,
-									info.getPatternsCondition()
-										.getPatterns()
-										.stream()
-										.map(PathPattern::getPatternString)
-										.toList())));
-					return handlers;
-				});
+				return new ObservedWebhookHandlers(metrics, () -> mappings.orderedStream()
+					.map(org.springframework.web.reactive.result.method.RequestMappingInfoHandlerMapping::getHandlerMethods),
+						(org.springframework.web.reactive.result.method.RequestMappingInfo info) -> info
+							.getPatternsCondition()
+							.getPatterns()
+							.stream()
+							.map(PathPattern::getPatternString)
+							.toList());
 			}
 
 		}

@@ -1,8 +1,11 @@
 package dev.controllerobservability.autoconfigure.kubernetes;
 
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.web.method.HandlerMethod;
@@ -21,12 +24,20 @@ final class ObservedWebhookHandlers implements SmartInitializingSingleton {
 
 	/**
 	 * Creates the declaration.
+	 * @param <I> the stack's request mapping info type
 	 * @param metrics where to declare the webhooks
-	 * @param handlers the handler methods of the stack's mappings, with their paths
+	 * @param mappings the handler methods of each of the stack's request mappings
+	 * @param paths the paths of a request mapping info
 	 */
-	ObservedWebhookHandlers(WebhookMetrics metrics, Supplier<Map<HandlerMethod, Collection<String>>> handlers) {
+	<I> ObservedWebhookHandlers(WebhookMetrics metrics, Supplier<Stream<Map<I, HandlerMethod>>> mappings,
+			Function<I, Collection<String>> paths) {
 		this.metrics = metrics;
-		this.handlers = handlers;
+		this.handlers = () -> {
+			Map<HandlerMethod, Collection<String>> handlers = new LinkedHashMap<>();
+			mappings.get()
+				.forEach((mapping) -> mapping.forEach((info, handler) -> handlers.put(handler, paths.apply(info))));
+			return handlers;
+		};
 	}
 
 	@Override
