@@ -19,9 +19,10 @@ import dev.controllerobservability.rules.AlertSeverity;
  * @param resourceState Per-object metrics of the resources Java Operator SDK controllers
  * reconcile: conditions, generations and creation time.
  * @param client The rest_client_* metrics of fabric8 clients.
+ * @param webhooks Webhook metrics under controller-runtime's names.
  */
 public record KubernetesProperties(@DefaultValue("true") boolean enabled, @DefaultValue ResourceState resourceState,
-		@DefaultValue Client client) {
+		@DefaultValue Client client, @DefaultValue Webhooks webhooks) {
 
 	/**
 	 * The rest_client_* metrics of fabric8 clients built through the
@@ -34,6 +35,49 @@ public record KubernetesProperties(@DefaultValue("true") boolean enabled, @Defau
 	 * (rest_client_request_retries_total). None by default, as upstream.
 	 */
 	public record Client(@DefaultValue List<RestClientMetric> metrics) {
+
+	}
+
+	/**
+	 * The webhooks whose requests are recorded, by path.
+	 *
+	 * @param admissionPaths Paths of validating and mutating webhooks answering
+	 * AdmissionReviews, such as /validate-widgets; each is the webhook label, and a
+	 * handler's exception counts in controller_runtime_webhook_panics_total.
+	 * @param conversionPaths Paths of CRD conversion webhooks answering
+	 * ConversionReviews, such as /convert; a handler's exception counts in
+	 * controller_runtime_conversion_webhook_panics_total.
+	 * @param alerts Built-in alerts on the webhook metrics.
+	 */
+	public record Webhooks(@DefaultValue List<String> admissionPaths, @DefaultValue List<String> conversionPaths,
+			@DefaultValue WebhookAlerts alerts) {
+
+	}
+
+	/**
+	 * The built-in webhook alerts, each summed per webhook over the replicas.
+	 *
+	 * @param enabled Whether to generate WebhookErrorRatioHigh, WebhookLatencyHigh and
+	 * WebhookPanics. Defaults to whether admission-paths or conversion-paths lists a
+	 * path.
+	 * @param errors Alert when more than 5% of a webhook's requests get a non-2xx answer.
+	 * @param latency Alert when the p99 latency of a webhook is above 1s.
+	 * @param panics Alert when a webhook handler throws.
+	 */
+	public record WebhookAlerts(@Nullable Boolean enabled, @DefaultValue Alert errors, @DefaultValue Alert latency,
+			@DefaultValue PanicAlert panics) {
+
+	}
+
+	/**
+	 * The webhook panics alert.
+	 *
+	 * @param forDuration How long panics must go on before the alert fires; the property
+	 * is {@code for}.
+	 * @param severity Severity: critical, warning or info.
+	 */
+	public record PanicAlert(@Name("for") @DefaultValue("0m") String forDuration,
+			@DefaultValue("WARNING") AlertSeverity severity) {
 
 	}
 

@@ -9,6 +9,7 @@ import org.springframework.core.env.Environment;
 import dev.controllerobservability.autoconfigure.strictness.InvalidObservabilityPropertyException;
 import dev.controllerobservability.internal.rules.OperationRuleSettings;
 import dev.controllerobservability.internal.rules.ResourceStateRuleSettings;
+import dev.controllerobservability.internal.rules.WebhookRuleSettings;
 import dev.controllerobservability.internal.rules.RuleSettingRules;
 import dev.controllerobservability.internal.rules.RuleSettings;
 import dev.controllerobservability.rules.AlertRule;
@@ -52,7 +53,24 @@ final class RulesResolver {
 		return new RuleSettings(window, group, ruleLabels, Collections.unmodifiableMap(operations),
 				Collections.unmodifiableMap(recordingRules), Collections.unmodifiableMap(alerts),
 				ScrapeTargetFactory.create(properties.scrape(), ruleLabels, environment, applicationName),
-				resourceStateRules(properties.kubernetes()));
+				resourceStateRules(properties.kubernetes()), webhookRules(properties.kubernetes()));
+	}
+
+	private static WebhookRuleSettings webhookRules(KubernetesProperties kubernetes) {
+		KubernetesProperties.Webhooks webhooks = kubernetes.webhooks();
+		KubernetesProperties.WebhookAlerts alerts = webhooks.alerts();
+		boolean declared = !webhooks.admissionPaths().isEmpty() || !webhooks.conversionPaths().isEmpty();
+		boolean enabled = (alerts.enabled() != null) ? alerts.enabled() : declared;
+		if (!enabled || !kubernetes.enabled()) {
+			return WebhookRuleSettings.NONE;
+		}
+		return new WebhookRuleSettings(
+				ResourceStateRuleSettings.Alert.of(WebhookRuleSettings.ERRORS, alerts.errors().forDuration(),
+						alerts.errors().severity()),
+				ResourceStateRuleSettings.Alert.of(WebhookRuleSettings.LATENCY, alerts.latency().forDuration(),
+						alerts.latency().severity()),
+				ResourceStateRuleSettings.Alert.of(WebhookRuleSettings.PANICS, alerts.panics().forDuration(),
+						alerts.panics().severity()));
 	}
 
 	private static ResourceStateRuleSettings resourceStateRules(KubernetesProperties kubernetes) {

@@ -14,7 +14,7 @@ import org.springframework.core.io.support.SpringFactoriesLoader.FailureHandler;
  * them and in the order Spring Boot applies them, for tests that check the analysis of a
  * failed start.
  */
-final class ControllerObservabilityFailureAnalysis {
+public final class ControllerObservabilityFailureAnalysis {
 
 	private static final List<FailureAnalyzer> ANALYZERS = SpringFactoriesLoader.forDefaultResourceLocation()
 		.load(FailureAnalyzer.class, ArgumentResolver.of(Environment.class, null),
@@ -29,7 +29,7 @@ final class ControllerObservabilityFailureAnalysis {
 	private ControllerObservabilityFailureAnalysis() {
 	}
 
-	static FailureAnalysis analyze(Throwable failure) {
+	public static FailureAnalysis analyze(Throwable failure) {
 		for (FailureAnalyzer analyzer : ANALYZERS) {
 			FailureAnalysis analysis = analyzer.analyze(failure);
 			if (analysis != null) {

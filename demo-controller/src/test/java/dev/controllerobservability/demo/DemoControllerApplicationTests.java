@@ -106,6 +106,25 @@ class DemoControllerApplicationTests {
 						+ "packed onto it.");
 	}
 
+	@Test
+	void recordsItsProvisionerValidationWebhook() throws Exception {
+		String review = "{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\","
+				+ "\"request\":{\"uid\":\"1\",\"name\":\"gpu\"}}";
+		HttpResponse<String> response = HttpClient.newHttpClient()
+			.send(HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + "/validate-provisioners"))
+				.header("Content-Type", "application/json")
+				.POST(HttpRequest.BodyPublishers.ofString(review))
+				.build(), HttpResponse.BodyHandlers.ofString());
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(response.body()).contains("\"allowed\":true");
+		String scrape = scrape();
+		assertThat(value(scrape,
+				"controller_runtime_webhook_requests_total{code=\"200\",webhook=\"/validate-provisioners\"}"))
+			.isEqualTo(1.0);
+		assertThat(value(scrape, "controller_runtime_webhook_requests_in_flight{webhook=\"/validate-provisioners\"}"))
+			.isEqualTo(0.0);
+	}
+
 	private static double value(String scrape, String series) {
 		return scrape.lines()
 			.filter((line) -> line.startsWith(series + " "))

@@ -53,7 +53,7 @@ class DemoPrometheusIntegrationTests {
 				.collect(Collectors.toSet());
 			assertThat(firing).containsExactly("spot");
 			assertThat(prometheus.queryScalar("up")).isEqualTo(1);
-			assertThat(prometheus.ruleHealth()).hasSize(10)
+			assertThat(prometheus.ruleHealth()).hasSize(13)
 				.allSatisfy((rule, health) -> assertThat(health).as(rule).isIn("ok", "unknown"));
 			assertThat(prometheus.query("karpenter_pending_pods")).extracting(PrometheusSample::labels)
 				.extracting((labels) -> labels.get("provisioner"))

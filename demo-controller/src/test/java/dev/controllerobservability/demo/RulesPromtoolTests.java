@@ -51,7 +51,7 @@ class RulesPromtoolTests {
 	@Test
 	void rulesFilePassesPromtool() throws Exception {
 		Path rules = Files.writeString(this.directory.resolve("rules.yaml"), this.artefacts.rulesFile());
-		assertThat(Promtool.checkRules(rules)).contains("SUCCESS: 10 rules found");
+		assertThat(Promtool.checkRules(rules)).contains("SUCCESS: 13 rules found");
 	}
 
 	@Test
@@ -63,7 +63,7 @@ class RulesPromtoolTests {
 		assertThat((Map<String, Object>) manifest.get("metadata")).containsEntry("name", "demo-controller-rules")
 			.containsEntry("labels", Map.of("release", "prometheus"));
 		Path rules = Files.writeString(this.directory.resolve("spec.yaml"), new Yaml().dump(manifest.get("spec")));
-		assertThat(Promtool.checkRules(rules)).contains("SUCCESS: 10 rules found");
+		assertThat(Promtool.checkRules(rules)).contains("SUCCESS: 13 rules found");
 	}
 
 	@Test

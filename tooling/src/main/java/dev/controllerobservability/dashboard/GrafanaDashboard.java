@@ -11,6 +11,7 @@ import java.util.TreeMap;
 import dev.controllerobservability.internal.json.IndentedJson;
 import dev.controllerobservability.internal.metrics.ResourceStateNames;
 import dev.controllerobservability.internal.rules.ResourceStateRules;
+import dev.controllerobservability.internal.rules.WebhookRules;
 import dev.controllerobservability.docs.ReferenceEntry;
 import dev.controllerobservability.operations.OperationDescriptor;
 
@@ -20,7 +21,8 @@ import dev.controllerobservability.operations.OperationDescriptor;
  * template variables for the Prometheus data source, the scrape job and the first
  * operation label (such as {@code provisioner}); with the resource state metrics in the
  * catalog, the number of resources not ready and of generations not reconciled, by kind,
- * as the built-in resource alerts count them. Example:
+ * as the built-in resource alerts count them; with {@link Builder#webhooks}, a row on the
+ * webhooks. Example:
  *
  * <pre>{@code
  * String json = GrafanaDashboard.builder("Demo controller", "karpenter")
@@ -108,6 +110,7 @@ public final class GrafanaDashboard {
 			}
 		}
 		resourceStatePanels();
+		webhookPanels();
 		catalogPanels();
 		return this;
 	}
@@ -126,6 +129,24 @@ public final class GrafanaDashboard {
 		panel("timeseries", "generations not reconciled", "short",
 				target("count by (kind) (" + ResourceStateRules.generationNotReconciled(namespace, job) + ")",
 						"{{kind}}", false));
+	}
+
+	private void webhookPanels() {
+		if (!this.builder.webhooks) {
+			return;
+		}
+		row("Webhooks");
+		String job = "job=~\"$job\"";
+		String window = this.builder.window;
+		panel("timeseries", "webhook requests by code", "reqps", target(
+				"sum by (webhook, code) (rate(controller_runtime_webhook_requests_total{" + job + "}[" + window + "]))",
+				"{{webhook}} {{code}}", false));
+		panel("timeseries", "webhook error ratio", "percentunit",
+				target(WebhookRules.errorRatio(window, job), "{{webhook}}", false));
+		panel("timeseries", "webhook p99 latency", "s", target(WebhookRules.p99(window, job), "{{webhook}}", false));
+		panel("timeseries", "webhook requests in flight", "short", target(
+				"sum by (webhook) (controller_runtime_webhook_requests_in_flight{" + job + "})", "{{webhook}}", false));
+		panel("timeseries", "webhook panics", "short", target(WebhookRules.panics(window, job), "panics", false));
 	}
 
 	private void durationPanels(OperationDescriptor operation, String family, String selector) {
@@ -301,6 +322,8 @@ public final class GrafanaDashboard {
 
 		private String window = "5m";
 
+		private boolean webhooks;
+
 		private Builder(String title, String namespace) {
 			this.title = title;
 			this.namespace = namespace;
@@ -359,6 +382,17 @@ public final class GrafanaDashboard {
 		 */
 		public Builder window(String window) {
 			this.window = window;
+			return this;
+		}
+
+		/**
+		 * Adds a row on controller-runtime's webhook metrics: requests by code, error
+		 * ratio, p99 latency, requests in flight per webhook, and panics.
+		 * @param webhooks whether the controller serves webhooks
+		 * @return this builder
+		 */
+		public Builder webhooks(boolean webhooks) {
+			this.webhooks = webhooks;
 			return this;
 		}
 

@@ -126,6 +126,7 @@ public class ControllerArtefacts {
 			.hiddenLabels(Set.copyOf(commonTags))
 			.disabledMetrics(this.declared.disabledMetrics())
 			.window(this.window)
+			.webhooks(this.rules.alerts().stream().anyMatch((alert) -> alert.name().startsWith("Webhook")))
 			.build();
 	}
 

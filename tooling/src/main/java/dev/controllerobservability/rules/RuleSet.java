@@ -21,6 +21,8 @@ import dev.controllerobservability.internal.rules.ResourceStateRules;
 import dev.controllerobservability.internal.rules.RuleSettingRules;
 import dev.controllerobservability.internal.rules.RuleTemplates;
 import dev.controllerobservability.internal.rules.RuleValidator;
+import dev.controllerobservability.internal.rules.WebhookRuleSettings;
+import dev.controllerobservability.internal.rules.WebhookRules;
 import dev.controllerobservability.operations.OperationDescriptor;
 
 /**
@@ -166,6 +168,12 @@ public record RuleSet(String group, List<RecordingRule> recordingRules, List<Ale
 
 		private @Nullable AlertArguments generationNotReconciled;
 
+		private @Nullable AlertArguments webhookErrors;
+
+		private @Nullable AlertArguments webhookLatency;
+
+		private @Nullable AlertArguments webhookPanics;
+
 		private Builder(String namespace, Function<String, OperationDescriptor> operations) {
 			this.namespace = namespace;
 			this.operations = operations;
@@ -252,6 +260,44 @@ public record RuleSet(String group, List<RecordingRule> recordingRules, List<Ale
 		}
 
 		/**
+		 * Switches on {@code WebhookErrorRatioHigh}: it fires when more than 5% of a
+		 * webhook's requests, summed over the replicas, get a non-2xx answer in
+		 * {@code controller_runtime_webhook_requests_total}.
+		 * @param forDuration how long that may last, such as {@code 15m}
+		 * @param severity the alert's severity
+		 * @return this builder
+		 */
+		public Builder webhookErrorsAlert(@Nullable String forDuration, @Nullable AlertSeverity severity) {
+			this.webhookErrors = new AlertArguments(forDuration, severity);
+			return this;
+		}
+
+		/**
+		 * Switches on {@code WebhookLatencyHigh}: it fires when the p99 of a webhook's
+		 * {@code controller_runtime_webhook_latency_seconds}, over the replicas, is above
+		 * 1s.
+		 * @param forDuration how long that may last, such as {@code 15m}
+		 * @param severity the alert's severity
+		 * @return this builder
+		 */
+		public Builder webhookLatencyAlert(@Nullable String forDuration, @Nullable AlertSeverity severity) {
+			this.webhookLatency = new AlertArguments(forDuration, severity);
+			return this;
+		}
+
+		/**
+		 * Switches on {@code WebhookPanics}: it fires when admission or conversion
+		 * webhook handlers threw within the rate window.
+		 * @param forDuration how long that may last, such as {@code 0m}
+		 * @param severity the alert's severity
+		 * @return this builder
+		 */
+		public Builder webhookPanicsAlert(@Nullable String forDuration, @Nullable AlertSeverity severity) {
+			this.webhookPanics = new AlertArguments(forDuration, severity);
+			return this;
+		}
+
+		/**
 		 * Switches on {@code ResourceGenerationNotReconciled}: it fires when
 		 * {@code <namespace>_resource_generation} of a resource stays above its
 		 * {@code <namespace>_resource_observed_generation}.
@@ -307,6 +353,11 @@ public record RuleSet(String group, List<RecordingRule> recordingRules, List<Ale
 			ResourceStateRules.add(this.namespace,
 					new ResourceStateRuleSettings(alert(ResourceStateRuleSettings.NOT_READY, this.notReady),
 							alert(ResourceStateRuleSettings.GENERATION_NOT_RECONCILED, this.generationNotReconciled)),
+					alerts);
+			WebhookRules.add(window,
+					new WebhookRuleSettings(alert(WebhookRuleSettings.ERRORS, this.webhookErrors),
+							alert(WebhookRuleSettings.LATENCY, this.webhookLatency),
+							alert(WebhookRuleSettings.PANICS, this.webhookPanics)),
 					alerts);
 			recordingRules.forEach(RuleValidator::validate);
 			alerts.forEach(RuleValidator::validate);

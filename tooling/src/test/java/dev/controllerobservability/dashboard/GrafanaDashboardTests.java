@@ -85,4 +85,18 @@ class GrafanaDashboardTests {
 		assertThat(GrafanaDashboard.builder("Demo", "karpenter").build().toJson()).doesNotContain("Resource state");
 	}
 
+	@Test
+	void drawsTheWebhooksSummedPerWebhookWhenTheControllerServesWebhooks() {
+		GrafanaDashboard dashboard = GrafanaDashboard.builder("Demo", "karpenter").webhooks(true).build();
+		assertThat(dashboard.toJson()).contains("\"title\": \"Webhooks\"", "\"title\": \"webhook p99 latency\"");
+		assertThat(dashboard.expressions()).contains(
+				"sum by (webhook, code) (rate(controller_runtime_webhook_requests_total{job=~\"$job\"}[5m]))",
+				"sum by (webhook) (rate(controller_runtime_webhook_requests_total{job=~\"$job\", code!~\"2..\"}[5m])) / "
+						+ "sum by (webhook) (rate(controller_runtime_webhook_requests_total{job=~\"$job\"}[5m]))",
+				"histogram_quantile(0.99, sum by (webhook, le) "
+						+ "(rate(controller_runtime_webhook_latency_seconds_bucket{job=~\"$job\"}[5m])))",
+				"sum by (webhook) (controller_runtime_webhook_requests_in_flight{job=~\"$job\"})");
+		assertThat(GrafanaDashboard.builder("Demo", "karpenter").build().toJson()).doesNotContain("Webhooks");
+	}
+
 }

@@ -15,25 +15,32 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Lazy;
+import org.springframework.web.util.pattern.PathPattern;
 
 import dev.controllerobservability.catalog.ControllerMetrics;
 import dev.controllerobservability.catalog.MetricDefinition;
+import dev.controllerobservability.InvalidSettingException;
 import dev.controllerobservability.internal.kubernetes.ControllerRuntimeHistograms;
 import dev.controllerobservability.internal.kubernetes.RestClientSizes;
+import dev.controllerobservability.internal.kubernetes.WebhookFamilies;
 import dev.controllerobservability.kubernetes.client.KubernetesClientMetrics;
 import dev.controllerobservability.kubernetes.leader.LeaderElectionMetrics;
 import dev.controllerobservability.kubernetes.operator.ControllerRuntimeMetrics;
 import dev.controllerobservability.kubernetes.operator.OperatorObservability;
 import dev.controllerobservability.kubernetes.operator.ResourceStateMetrics;
 import dev.controllerobservability.kubernetes.process.StandardProcessMetrics;
+import dev.controllerobservability.kubernetes.webhook.WebhookMetrics;
 import dev.controllerobservability.RecordingFailures;
 import dev.controllerobservability.internal.metrics.NamingPolicy;
 import dev.controllerobservability.autoconfigure.ControllerObservabilityAutoConfiguration;
 import dev.controllerobservability.autoconfigure.ControllerObservabilityProperties;
 import dev.controllerobservability.autoconfigure.DirectPrometheusFamilies;
+import dev.controllerobservability.autoconfigure.KubernetesProperties;
+import dev.controllerobservability.autoconfigure.strictness.InvalidObservabilityPropertyException;
 import dev.controllerobservability.autoconfigure.strictness.ConditionalOnObservabilitySwitch;
 
 /**
@@ -49,7 +56,10 @@ import dev.controllerobservability.autoconfigure.strictness.ConditionalOnObserva
  * here. The operator's metrics forget each deleted primary resource in every per-object
  * metric of the catalog; with
  * {@code controller.observability.kubernetes.resource-state.enabled=true} they also
- * record the {@link ResourceStateMetrics}, declared here. Turned off with
+ * record the {@link ResourceStateMetrics}, declared here. In a web application,
+ * {@code controller_runtime_webhook_*} for the webhooks declared in
+ * {@code controller.observability.kubernetes.webhooks.*} or with {@code @ObservedWebhook}
+ * on their Spring MVC or WebFlux handler methods. Turned off with
  * {@code controller.observability.kubernetes.enabled=false}.
  */
 @AutoConfiguration(after = ControllerObservabilityAutoConfiguration.class)
@@ -167,6 +177,84 @@ public final class KubernetesObservabilityAutoConfiguration {
 		@Bean
 		MetricDefinition resourceCreatedTimestampMetric() {
 			return ResourceStateMetrics.createdTimestamp();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnWebApplication
+	static class WebhookConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		WebhookMetrics webhookMetrics(MeterRegistry meterRegistry,
+				ObjectProvider<PrometheusRegistry> prometheusRegistry, NamingPolicy naming, RecordingFailures failures,
+				ControllerObservabilityProperties properties) {
+			KubernetesProperties.Webhooks webhooks = properties.kubernetes().webhooks();
+			WebhookMetrics.Builder builder = WebhookMetrics
+				.builder(meterRegistry, prometheusRegistry.getIfAvailable(PrometheusRegistry::new), failures)
+				.disabledMetrics(naming.disabledMetrics())
+				.constantLabels(naming.standardLabels());
+			webhooks.admissionPaths().forEach(builder::admission);
+			webhooks.conversionPaths().forEach(builder::conversion);
+			try {
+				return builder.build();
+			}
+			catch (InvalidSettingException ex) {
+				throw InvalidObservabilityPropertyException.of(ex);
+			}
+		}
+
+		@Bean
+		DirectPrometheusFamilies webhookLatencyFamily() {
+			return () -> List.of(WebhookFamilies.LATENCY);
+		}
+
+		@Configuration(proxyBeanMethods = false)
+		@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+		@ConditionalOnClass(org.springframework.web.servlet.mvc.method.RequestMappingInfoHandlerMapping.class)
+		static class ServletWebhookConfiguration {
+
+			@Bean
+			@ConditionalOnMissingBean
+			WebhookServletFilter webhookServletFilter(WebhookMetrics metrics) {
+				return new WebhookServletFilter(metrics);
+			}
+
+			@Bean
+			ObservedWebhookHandlers observedWebhookServletHandlers(WebhookMetrics metrics,
+					ObjectProvider<org.springframework.web.servlet.mvc.method.RequestMappingInfoHandlerMapping> mappings) {
+				return new ObservedWebhookHandlers(metrics, () -> mappings.orderedStream()
+					.map(org.springframework.web.servlet.mvc.method.RequestMappingInfoHandlerMapping::getHandlerMethods),
+						org.springframework.web.servlet.mvc.method.RequestMappingInfo::getPatternValues);
+			}
+
+		}
+
+		@Configuration(proxyBeanMethods = false)
+		@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
+		@ConditionalOnClass(org.springframework.web.reactive.result.method.RequestMappingInfoHandlerMapping.class)
+		static class ReactiveWebhookConfiguration {
+
+			@Bean
+			@ConditionalOnMissingBean
+			WebhookWebFilter webhookWebFilter(WebhookMetrics metrics) {
+				return new WebhookWebFilter(metrics);
+			}
+
+			@Bean
+			ObservedWebhookHandlers observedWebhookReactiveHandlers(WebhookMetrics metrics,
+					ObjectProvider<org.springframework.web.reactive.result.method.RequestMappingInfoHandlerMapping> mappings) {
+				return new ObservedWebhookHandlers(metrics, () -> mappings.orderedStream()
+					.map(org.springframework.web.reactive.result.method.RequestMappingInfoHandlerMapping::getHandlerMethods),
+						(org.springframework.web.reactive.result.method.RequestMappingInfo info) -> info
+							.getPatternsCondition()
+							.getPatterns()
+							.stream()
+							.map(PathPattern::getPatternString)
+							.toList());
+			}
+
 		}
 
 	}

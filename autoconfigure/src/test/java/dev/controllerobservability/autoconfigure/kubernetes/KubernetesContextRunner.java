@@ -4,7 +4,10 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
 import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
+import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 
 import dev.controllerobservability.autoconfigure.ControllerObservabilityAutoConfiguration;
 import dev.controllerobservability.autoconfigure.endpoint.ControllerObservabilityEndpointsAutoConfiguration;
@@ -27,13 +30,36 @@ final class KubernetesContextRunner {
 	 * @return the runner
 	 */
 	static ApplicationContextRunner with(Class<?> metricsExport) {
-		return new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class, metricsExport,
-					CompositeMeterRegistryAutoConfiguration.class, ObservationAutoConfiguration.class,
-					ControllerObservabilityAutoConfiguration.class, ControllerRulesAndLintAutoConfiguration.class,
-					ControllerObservabilityEndpointsAutoConfiguration.class,
-					ObservedOperationAspectAutoConfiguration.class, KubernetesObservabilityAutoConfiguration.class))
+		return new ApplicationContextRunner().withConfiguration(configurations(metricsExport))
 			.withPropertyValues("controller.observability.namespace=karpenter");
+	}
+
+	/**
+	 * The same auto-configurations in a servlet web application context.
+	 * @return the runner
+	 */
+	static WebApplicationContextRunner servlet() {
+		return new WebApplicationContextRunner()
+			.withConfiguration(configurations(SimpleMetricsExportAutoConfiguration.class))
+			.withPropertyValues("controller.observability.namespace=karpenter");
+	}
+
+	/**
+	 * The same auto-configurations in a reactive web application context.
+	 * @return the runner
+	 */
+	static ReactiveWebApplicationContextRunner reactive() {
+		return new ReactiveWebApplicationContextRunner()
+			.withConfiguration(configurations(SimpleMetricsExportAutoConfiguration.class))
+			.withPropertyValues("controller.observability.namespace=karpenter");
+	}
+
+	private static AutoConfigurations configurations(Class<?> metricsExport) {
+		return AutoConfigurations.of(MetricsAutoConfiguration.class, metricsExport,
+				CompositeMeterRegistryAutoConfiguration.class, ObservationAutoConfiguration.class,
+				ControllerObservabilityAutoConfiguration.class, ControllerRulesAndLintAutoConfiguration.class,
+				ControllerObservabilityEndpointsAutoConfiguration.class, ObservedOperationAspectAutoConfiguration.class,
+				KubernetesObservabilityAutoConfiguration.class);
 	}
 
 }

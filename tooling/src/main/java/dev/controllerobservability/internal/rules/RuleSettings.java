@@ -29,10 +29,30 @@ import dev.controllerobservability.rules.ScrapeTarget;
  * are resolved
  * @param scrape where and how often Prometheus scrapes the controller
  * @param resourceState built-in alerts on the resource state metrics
+ * @param webhooks built-in alerts on the webhook metrics
  */
 public record RuleSettings(String window, String group, Map<String, String> prometheusRuleLabels,
 		Map<String, OperationRuleSettings> operations, Map<String, RecordingRule> recordingRules,
-		Map<String, AlertRule> alerts, ScrapeTarget scrape, ResourceStateRuleSettings resourceState) {
+		Map<String, AlertRule> alerts, ScrapeTarget scrape, ResourceStateRuleSettings resourceState,
+		WebhookRuleSettings webhooks) {
+
+	/**
+	 * Settings without built-in alerts on webhooks.
+	 * @param window range of the rate windows
+	 * @param group name of the rule group
+	 * @param prometheusRuleLabels labels of the generated Prometheus Operator resources
+	 * @param operations built-in rules per operation
+	 * @param recordingRules recording rules of the user's own
+	 * @param alerts alerts of the user's own
+	 * @param scrape where and how often Prometheus scrapes the controller
+	 * @param resourceState built-in alerts on the resource state metrics
+	 */
+	public RuleSettings(String window, String group, Map<String, String> prometheusRuleLabels,
+			Map<String, OperationRuleSettings> operations, Map<String, RecordingRule> recordingRules,
+			Map<String, AlertRule> alerts, ScrapeTarget scrape, ResourceStateRuleSettings resourceState) {
+		this(window, group, prometheusRuleLabels, operations, recordingRules, alerts, scrape, resourceState,
+				WebhookRuleSettings.NONE);
+	}
 
 	/**
 	 * Settings without built-in alerts on resource state.
@@ -48,7 +68,7 @@ public record RuleSettings(String window, String group, Map<String, String> prom
 			Map<String, OperationRuleSettings> operations, Map<String, RecordingRule> recordingRules,
 			Map<String, AlertRule> alerts, ScrapeTarget scrape) {
 		this(window, group, prometheusRuleLabels, operations, recordingRules, alerts, scrape,
-				new ResourceStateRuleSettings(null, null));
+				new ResourceStateRuleSettings(null, null), WebhookRuleSettings.NONE);
 	}
 
 	/**
@@ -82,6 +102,15 @@ public record RuleSettings(String window, String group, Map<String, String> prom
 		if (generation != null) {
 			builder.resourceGenerationNotReconciledAlert(generation.forDuration(), generation.severity());
 		}
+		if (this.webhooks.errors() != null) {
+			builder.webhookErrorsAlert(this.webhooks.errors().forDuration(), this.webhooks.errors().severity());
+		}
+		if (this.webhooks.latency() != null) {
+			builder.webhookLatencyAlert(this.webhooks.latency().forDuration(), this.webhooks.latency().severity());
+		}
+		if (this.webhooks.panics() != null) {
+			builder.webhookPanicsAlert(this.webhooks.panics().forDuration(), this.webhooks.panics().severity());
+		}
 		this.recordingRules.values().forEach(builder::recordingRule);
 		this.alerts.values().forEach(builder::alert);
 		return builder.build();
@@ -99,6 +128,9 @@ public record RuleSettings(String window, String group, Map<String, String> prom
 		}
 		if (this.recordingRules.containsKey(rule)) {
 			return "recording-rules[" + rule + "]";
+		}
+		if (rule.startsWith("Webhook")) {
+			return "kubernetes.webhooks.alerts";
 		}
 		return rule.startsWith("Resource") ? "kubernetes.resource-state.alerts" : "rules.operations";
 	}
