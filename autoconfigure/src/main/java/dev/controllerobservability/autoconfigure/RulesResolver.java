@@ -2,6 +2,7 @@ package dev.controllerobservability.autoconfigure;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import org.springframework.core.env.Environment;
@@ -10,6 +11,7 @@ import dev.controllerobservability.autoconfigure.strictness.InvalidObservability
 import dev.controllerobservability.internal.rules.OperationRuleSettings;
 import dev.controllerobservability.internal.rules.ResourceStateRuleSettings;
 import dev.controllerobservability.internal.rules.WebhookRuleSettings;
+import dev.controllerobservability.internal.rules.WebhookRules;
 import dev.controllerobservability.internal.rules.RuleSettingRules;
 import dev.controllerobservability.internal.rules.RuleSettings;
 import dev.controllerobservability.rules.AlertRule;
@@ -53,10 +55,15 @@ final class RulesResolver {
 		return new RuleSettings(window, group, ruleLabels, Collections.unmodifiableMap(operations),
 				Collections.unmodifiableMap(recordingRules), Collections.unmodifiableMap(alerts),
 				ScrapeTargetFactory.create(properties.scrape(), ruleLabels, environment, applicationName),
-				resourceStateRules(properties.kubernetes()), webhookRules(properties.kubernetes()));
+				resourceStateRules(properties.kubernetes()),
+				webhookRules(properties.kubernetes(), properties.disabledMetrics()));
 	}
 
-	private static WebhookRuleSettings webhookRules(KubernetesProperties kubernetes) {
+	/**
+	 * The webhook alerts switched on, leaving out each one that reads a family in
+	 * {@code disabled-metrics}, as the dashboard leaves out its panel.
+	 */
+	private static WebhookRuleSettings webhookRules(KubernetesProperties kubernetes, List<String> disabledMetrics) {
 		KubernetesProperties.Webhooks webhooks = kubernetes.webhooks();
 		KubernetesProperties.WebhookAlerts alerts = webhooks.alerts();
 		boolean declared = !webhooks.admissionPaths().isEmpty() || !webhooks.conversionPaths().isEmpty();
@@ -65,12 +72,17 @@ final class RulesResolver {
 			return WebhookRuleSettings.NONE;
 		}
 		return new WebhookRuleSettings(
-				ResourceStateRuleSettings.Alert.of(WebhookRuleSettings.ERRORS, alerts.errors().forDuration(),
-						alerts.errors().severity()),
-				ResourceStateRuleSettings.Alert.of(WebhookRuleSettings.LATENCY, alerts.latency().forDuration(),
-						alerts.latency().severity()),
-				ResourceStateRuleSettings.Alert.of(WebhookRuleSettings.PANICS, alerts.panics().forDuration(),
-						alerts.panics().severity()));
+				readsOnly(WebhookRules.ERRORS_READ, disabledMetrics) ? ResourceStateRuleSettings.Alert
+					.of(WebhookRuleSettings.ERRORS, alerts.errors().forDuration(), alerts.errors().severity()) : null,
+				readsOnly(WebhookRules.LATENCY_READ, disabledMetrics) ? ResourceStateRuleSettings.Alert
+					.of(WebhookRuleSettings.LATENCY, alerts.latency().forDuration(), alerts.latency().severity())
+						: null,
+				readsOnly(WebhookRules.PANICS_READ, disabledMetrics) ? ResourceStateRuleSettings.Alert
+					.of(WebhookRuleSettings.PANICS, alerts.panics().forDuration(), alerts.panics().severity()) : null);
+	}
+
+	private static boolean readsOnly(List<String> families, List<String> disabledMetrics) {
+		return families.stream().noneMatch(disabledMetrics::contains);
 	}
 
 	private static ResourceStateRuleSettings resourceStateRules(KubernetesProperties kubernetes) {

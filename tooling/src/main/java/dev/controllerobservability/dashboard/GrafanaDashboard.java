@@ -138,15 +138,28 @@ public final class GrafanaDashboard {
 		row("Webhooks");
 		String job = "job=~\"$job\"";
 		String window = this.builder.window;
-		panel("timeseries", "webhook requests by code", "reqps", target(
-				"sum by (webhook, code) (rate(controller_runtime_webhook_requests_total{" + job + "}[" + window + "]))",
-				"{{webhook}} {{code}}", false));
-		panel("timeseries", "webhook error ratio", "percentunit",
-				target(WebhookRules.errorRatio(window, job), "{{webhook}}", false));
-		panel("timeseries", "webhook p99 latency", "s", target(WebhookRules.p99(window, job), "{{webhook}}", false));
-		panel("timeseries", "webhook requests in flight", "short", target(
-				"sum by (webhook) (controller_runtime_webhook_requests_in_flight{" + job + "})", "{{webhook}}", false));
-		panel("timeseries", "webhook panics", "short", target(WebhookRules.panics(window, job), "panics", false));
+		// A panel whose family is disabled is left out, as an operation's are.
+		if (reads(WebhookRules.ERRORS_READ)) {
+			panel("timeseries", "webhook requests by code", "reqps",
+					target(WebhookRules.requestsByCode(window, job), "{{webhook}} {{code}}", false));
+			panel("timeseries", "webhook error ratio", "percentunit",
+					target(WebhookRules.errorRatio(window, job), "{{webhook}}", false));
+		}
+		if (reads(WebhookRules.LATENCY_READ)) {
+			panel("timeseries", "webhook p99 latency", "s",
+					target(WebhookRules.p99(window, job), "{{webhook}}", false));
+		}
+		if (reads(WebhookRules.IN_FLIGHT_READ)) {
+			panel("timeseries", "webhook requests in flight", "short",
+					target(WebhookRules.inFlight(job), "{{webhook}}", false));
+		}
+		if (reads(WebhookRules.PANICS_READ)) {
+			panel("timeseries", "webhook panics", "short", target(WebhookRules.panics(window, job), "panics", false));
+		}
+	}
+
+	private boolean reads(List<String> families) {
+		return families.stream().noneMatch(this.builder.disabledMetrics::contains);
 	}
 
 	private void durationPanels(OperationDescriptor operation, String family, String selector) {

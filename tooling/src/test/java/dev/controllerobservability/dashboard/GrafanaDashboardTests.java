@@ -99,4 +99,17 @@ class GrafanaDashboardTests {
 		assertThat(GrafanaDashboard.builder("Demo", "karpenter").build().toJson()).doesNotContain("Webhooks");
 	}
 
+	@Test
+	void leavesOutTheWebhookPanelsOfDisabledFamilies() {
+		GrafanaDashboard dashboard = GrafanaDashboard.builder("Demo", "karpenter")
+			.webhooks(true)
+			.disabledMetrics(List.of("controller_runtime_webhook_requests_in_flight",
+					"controller_runtime_webhook_latency_seconds"))
+			.build();
+		assertThat(dashboard.toJson()).contains("\"title\": \"webhook requests by code\"",
+				"\"title\": \"webhook panics\"");
+		assertThat(dashboard.expressions()).noneMatch((expr) -> expr.contains("requests_in_flight"))
+			.noneMatch((expr) -> expr.contains("latency_seconds"));
+	}
+
 }

@@ -82,7 +82,7 @@ class WebhookAutoConfigurationTests {
 			.run((context) -> {
 				FailureAnalysis analysis = ControllerObservabilityFailureAnalysis.analyze(context.getStartupFailure());
 				assertThat(analysis.getDescription()).contains("Property: " + PATHS + "conversion-paths[0]\n",
-						"the path is already declared by " + PATHS + "admission-paths[0]");
+						"the path is already declared as an admission webhook path");
 				assertThat(analysis.getAction()).contains("Declare each webhook path once");
 			});
 	}
@@ -108,6 +108,20 @@ class WebhookAutoConfigurationTests {
 		KubernetesContextRunner.servlet()
 			.withPropertyValues(PATHS + "admission-paths=/validate", PATHS + "alerts.enabled=false")
 			.run((context) -> assertThat(context.getBean(RuleSet.class).alerts()).isEmpty());
+	}
+
+	@Test
+	void leavesOutTheAlertsOfDisabledWebhookFamilies() {
+		KubernetesContextRunner.servlet()
+			.withPropertyValues(PATHS + "admission-paths=/validate",
+					"controller.observability.disabled-metrics=controller_runtime_webhook_latency_seconds,"
+							+ "controller_runtime_conversion_webhook_panics_total")
+			.run((context) -> assertThat(context).hasNotFailed()
+				.getBean(RuleSet.class)
+				.extracting(RuleSet::alerts)
+				.asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.list(AlertRule.class))
+				.extracting(AlertRule::name)
+				.containsExactly("WebhookErrorRatioHigh"));
 	}
 
 	@Test

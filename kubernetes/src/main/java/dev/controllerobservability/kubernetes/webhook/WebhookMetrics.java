@@ -149,10 +149,14 @@ public final class WebhookMetrics {
 		}
 		Webhook webhook = this.webhooks.computeIfAbsent(path, (key) -> new Webhook(key, type));
 		if (webhook.type != type) {
-			throw new IllegalArgumentException("Webhook path \"" + path + "\" is declared as a " + type.name()
-					+ " webhook and as a " + webhook.type.name() + " webhook: declare each path with one type");
+			throw new IllegalArgumentException("Webhook path \"" + path + "\" is declared as " + article(type)
+					+ " webhook and as " + article(webhook.type) + " webhook: declare each path with one type");
 		}
 		return webhook;
+	}
+
+	private static String article(WebhookType type) {
+		return ((type == WebhookType.ADMISSION) ? "an " : "a ") + type.name().toLowerCase(Locale.ROOT);
 	}
 
 	/**
@@ -403,6 +407,27 @@ public final class WebhookMetrics {
 			return this;
 		}
 
+		/** How to write a refused path, as far as it can be told. */
+		private static String fix(@Nullable String path) {
+			String stripped = (path != null) ? path.strip() : "";
+			int scheme = stripped.indexOf("://");
+			if (scheme > 0) {
+				int slash = stripped.indexOf('/', scheme + 3);
+				String rest = (slash >= 0) ? stripped.substring(slash) : "/";
+				int end = rest.indexOf('?');
+				return "Give the path alone, without scheme and host, such as '"
+						+ ((end >= 0) ? rest.substring(0, end) : rest) + "'";
+			}
+			if (!stripped.isEmpty() && !stripped.equals(path) && stripped.startsWith("/")) {
+				return "Write it without the white space, as '" + stripped + "'";
+			}
+			if (!stripped.isEmpty() && !stripped.startsWith("/")
+					&& stripped.chars().noneMatch(Character::isWhitespace)) {
+				return "Write it as '/" + stripped + "'";
+			}
+			return "Give the path the webhook is served at, such as '/validate-widgets'";
+		}
+
 		/**
 		 * Builds the metrics, with every declared webhook's series.
 		 * @return the metrics
@@ -422,16 +447,13 @@ public final class WebhookMetrics {
 					String call = "WebhookMetrics.Builder." + kind + "(…) call " + i;
 					String problem = problem(path);
 					if (problem != null) {
-						throw new InvalidSettingException(property, call, path, problem,
-								(path != null && !path.isBlank() && !path.startsWith("/"))
-										? "Write it as '/" + path.strip() + "'"
-										: "Give the path the webhook is served at, such as '/validate-widgets'",
-								null);
+						throw new InvalidSettingException(property, call, path, problem, fix(path), null);
 					}
-					String first = declared.putIfAbsent(path, property);
+					String first = declared.putIfAbsent(path, kind);
 					if (first != null) {
 						throw new InvalidSettingException(property, call, path,
-								"the path is already declared by controller.observability." + first,
+								"the path is already declared as " + ((first.equals("admission")) ? "an " : "a ")
+										+ first + " webhook path",
 								"Declare each webhook path once, as admission or as conversion", null);
 					}
 				}

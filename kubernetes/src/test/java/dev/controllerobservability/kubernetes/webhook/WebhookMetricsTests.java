@@ -160,10 +160,26 @@ class WebhookMetricsTests {
 			.isThrownBy(() -> builder().admission("/hooks").conversion("/hooks").build())
 			.satisfies((ex) -> {
 				assertThat(ex.getProperty()).isEqualTo("kubernetes.webhooks.conversion-paths[0]");
-				assertThat(ex.getReason()).isEqualTo(
-						"the path is already declared by controller.observability.kubernetes.webhooks.admission-paths[0]");
+				// Plain Java names no Spring property, in the reason either.
+				assertThat(ex.getMessage())
+					.startsWith("WebhookMetrics.Builder.conversion(…) call 0 = \"/hooks\": "
+							+ "the path is already declared as an admission webhook path.")
+					.doesNotContain("controller.observability");
 				assertThat(ex.getAction()).isEqualTo("Declare each webhook path once, as admission or as conversion");
 			});
+	}
+
+	@Test
+	void suggestsTheFixThePathNeeds() {
+		assertThatExceptionOfType(InvalidSettingException.class).isThrownBy(() -> builder().admission(" /a").build())
+			.satisfies((ex) -> assertThat(ex.getAction()).isEqualTo("Write it without the white space, as '/a'"));
+		assertThatExceptionOfType(InvalidSettingException.class)
+			.isThrownBy(() -> builder().admission("https://hooks.example:9443/validate?timeout=5s").build())
+			.satisfies((ex) -> assertThat(ex.getAction())
+				.isEqualTo("Give the path alone, without scheme and host, such as '/validate'"));
+		assertThatExceptionOfType(InvalidSettingException.class).isThrownBy(() -> builder().admission("").build())
+			.satisfies((ex) -> assertThat(ex.getAction())
+				.isEqualTo("Give the path the webhook is served at, such as '/validate-widgets'"));
 	}
 
 	@Test
@@ -185,7 +201,7 @@ class WebhookMetricsTests {
 		WebhookMetrics metrics = builder().admission("/validate").build();
 		assertThat(metrics.declare("/validate", WebhookType.ADMISSION)).isSameAs(metrics.webhook("/validate").get());
 		assertThatIllegalArgumentException().isThrownBy(() -> metrics.declare("/validate", WebhookType.CONVERSION))
-			.withMessage("Webhook path \"/validate\" is declared as a CONVERSION webhook and as a ADMISSION webhook: "
+			.withMessage("Webhook path \"/validate\" is declared as a conversion webhook and as an admission webhook: "
 					+ "declare each path with one type");
 		assertThatIllegalArgumentException().isThrownBy(() -> metrics.declare("convert", WebhookType.CONVERSION))
 			.withMessageStartingWith("Webhook path \"convert\": a webhook path starts with '/'");

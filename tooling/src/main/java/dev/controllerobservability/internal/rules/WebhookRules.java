@@ -27,7 +27,48 @@ public final class WebhookRules {
 
 	private static final String REQUESTS = "controller_runtime_webhook_requests_total";
 
+	private static final String LATENCY = "controller_runtime_webhook_latency_seconds";
+
+	private static final String IN_FLIGHT = "controller_runtime_webhook_requests_in_flight";
+
+	private static final String PANICS = "controller_runtime_webhook_panics_total";
+
+	private static final String CONVERSION_PANICS = "controller_runtime_conversion_webhook_panics_total";
+
+	/** The families the errors alert and error-ratio panel read. */
+	public static final List<String> ERRORS_READ = List.of(REQUESTS);
+
+	/** The family the latency alert and p99 panel read. */
+	public static final List<String> LATENCY_READ = List.of(LATENCY);
+
+	/** The families the panics alert and panel read. */
+	public static final List<String> PANICS_READ = List.of(PANICS, CONVERSION_PANICS);
+
+	/** The family the in-flight panel reads. */
+	public static final List<String> IN_FLIGHT_READ = List.of(IN_FLIGHT);
+
 	private WebhookRules() {
+	}
+
+	/**
+	 * The in-flight requests of each webhook, summed over the replicas.
+	 * @param matchers further label matchers, or empty
+	 * @return the PromQL
+	 */
+	public static String inFlight(String matchers) {
+		String selector = matchers.isEmpty() ? "" : "{" + matchers + "}";
+		return "sum by (webhook) (" + IN_FLIGHT + selector + ")";
+	}
+
+	/**
+	 * Requests per second of each webhook by code, summed over the replicas.
+	 * @param window the rate window
+	 * @param matchers further label matchers, or empty
+	 * @return the PromQL
+	 */
+	public static String requestsByCode(String window, String matchers) {
+		String selector = matchers.isEmpty() ? "" : "{" + matchers + "}";
+		return "sum by (webhook, code) (rate(" + REQUESTS + selector + "[" + window + "]))";
 	}
 
 	/**
@@ -51,8 +92,8 @@ public final class WebhookRules {
 	 */
 	public static String p99(String window, String matchers) {
 		String selector = matchers.isEmpty() ? "" : "{" + matchers + "}";
-		return "histogram_quantile(0.99, sum by (webhook, le) (rate(controller_runtime_webhook_latency_seconds_bucket"
-				+ selector + "[" + window + "])))";
+		return "histogram_quantile(0.99, sum by (webhook, le) (rate(" + LATENCY + "_bucket" + selector + "[" + window
+				+ "])))";
 	}
 
 	/**
@@ -64,9 +105,8 @@ public final class WebhookRules {
 	 */
 	public static String panics(String window, String matchers) {
 		String selector = matchers.isEmpty() ? "" : "{" + matchers + "}";
-		return "(sum(increase(controller_runtime_webhook_panics_total" + selector + "[" + window
-				+ "])) or vector(0)) + (sum(increase(controller_runtime_conversion_webhook_panics_total" + selector
-				+ "[" + window + "])) or vector(0))";
+		return "(sum(increase(" + PANICS + selector + "[" + window + "])) or vector(0)) + (sum(increase("
+				+ CONVERSION_PANICS + selector + "[" + window + "])) or vector(0))";
 	}
 
 	/**
