@@ -31,9 +31,10 @@ final class ContainerPrometheus implements PrometheusRuntime {
 
 	@Override
 	@SuppressWarnings("resource")
-	public String start(Path config, Path data, List<String> flags) {
-		List<String> command = new ArrayList<>(List.of("--config.file=/etc/controller-test/" + config.getFileName(),
-				"--storage.tsdb.path=/prometheus", "--web.enable-lifecycle"));
+	public String start(Path config, Path data, boolean agent, List<String> flags) {
+		List<String> command = new ArrayList<>(List.of("--config.file=/etc/controller-test/" + config.getFileName()));
+		command.addAll(PrometheusRuntime.storageFlags("/prometheus", agent));
+		command.add("--web.enable-lifecycle");
 		command.addAll(flags);
 		this.container = new GenericContainer<>(IMAGE)
 			.withFileSystemBind(config.getParent().toString(), "/etc/controller-test", BindMode.READ_ONLY)

@@ -37,12 +37,12 @@ final class LocalPrometheus implements PrometheusRuntime {
 	}
 
 	@Override
-	public String start(Path config, Path data, List<String> flags) throws IOException {
+	public String start(Path config, Path data, boolean agent, List<String> flags) throws IOException {
 		int port = freePort();
 		this.log = Files.createTempFile("prometheus", ".log");
-		List<String> command = new ArrayList<>(
-				List.of(this.executable.toString(), "--config.file=" + config, "--storage.tsdb.path=" + data,
-						"--web.listen-address=127.0.0.1:" + port, "--web.enable-lifecycle", "--log.level=warn"));
+		List<String> command = new ArrayList<>(List.of(this.executable.toString(), "--config.file=" + config));
+		command.addAll(PrometheusRuntime.storageFlags(data.toString(), agent));
+		command.addAll(List.of("--web.listen-address=127.0.0.1:" + port, "--web.enable-lifecycle", "--log.level=warn"));
 		command.addAll(flags);
 		this.process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(this.log.toFile()).start();
 		return "http://127.0.0.1:" + port;

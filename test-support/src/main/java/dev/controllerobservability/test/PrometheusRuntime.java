@@ -12,11 +12,24 @@ interface PrometheusRuntime extends AutoCloseable {
 	/**
 	 * Starts Prometheus with a configuration file.
 	 * @param config the configuration file; rule files sit beside it
-	 * @param data the TSDB directory
+	 * @param data the TSDB directory, or the write-ahead log of an agent
+	 * @param agent whether to run in agent mode ({@code --enable-feature=agent}), which
+	 * scrapes and remote-writes but neither stores, queries nor evaluates rules
 	 * @param flags further command-line flags
 	 * @return the base URL of its HTTP API, such as {@code http://127.0.0.1:41234}
 	 */
-	String start(Path config, Path data, List<String> flags) throws IOException;
+	String start(Path config, Path data, boolean agent, List<String> flags) throws IOException;
+
+	/**
+	 * The storage flags of a server or an agent; an agent refuses the server's.
+	 * @param data the storage directory as Prometheus sees it
+	 * @param agent whether it runs in agent mode
+	 * @return the flags
+	 */
+	static List<String> storageFlags(String data, boolean agent) {
+		return agent ? List.of("--enable-feature=agent", "--storage.agent.path=" + data)
+				: List.of("--storage.tsdb.path=" + data);
+	}
 
 	/**
 	 * How Prometheus reaches a port of this machine.

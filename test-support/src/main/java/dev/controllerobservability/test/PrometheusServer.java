@@ -17,6 +17,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
@@ -71,6 +72,30 @@ public final class PrometheusServer implements AutoCloseable {
 	}
 
 	/**
+	 * Starts configuring a Prometheus agent ({@code --enable-feature=agent}): it scrapes
+	 * its jobs and remote-writes what it scraped, but stores, queries and evaluates
+	 * nothing itself, as a fleet's per-cluster agents do. <pre>{@code
+	 * PrometheusServer central = PrometheusServer.receivingRemoteWrite().rules(rules).start();
+	 * PrometheusServer agent = PrometheusServer.agent().job("controller", "/actuator/prometheus", ports)
+	 *     .remoteWriteTo(central).start();
+	 * }</pre>
+	 * @return a builder with no jobs
+	 */
+	public static Builder agent() {
+		return new Builder().agentMode();
+	}
+
+	/**
+	 * Starts configuring a server that scrapes nothing and stores what agents
+	 * remote-write to it ({@code --web.enable-remote-write-receiver}), evaluating its
+	 * rules over it.
+	 * @return a builder with no jobs
+	 */
+	public static Builder receivingRemoteWrite() {
+		return new Builder().flags("--web.enable-remote-write-receiver");
+	}
+
+	/**
 	 * Base URL of the server's HTTP API.
 	 * @return such as {@code http://127.0.0.1:41234}
 	 */
@@ -89,7 +114,7 @@ public final class PrometheusServer implements AutoCloseable {
 		JsonNode targets = null;
 		while (Instant.now().isBefore(deadline)) {
 			targets = get("/api/v1/targets?state=active").get("data").get("activeTargets");
-			boolean allUp = targets.size() == this.builder.jobs.size();
+			boolean allUp = targets.size() == this.builder.jobs.stream().mapToInt((job) -> job.ports().size()).sum();
 			for (JsonNode target : targets) {
 				allUp &= "up".equals(target.get("health").asString());
 			}
@@ -108,7 +133,21 @@ public final class PrometheusServer implements AutoCloseable {
 	 * @return the instant vector (a scalar comes back as one sample without labels)
 	 */
 	public List<PrometheusSample> query(String promql) {
-		JsonNode data = get("/api/v1/query?query=" + encode(promql)).get("data");
+		return query(promql, "");
+	}
+
+	/**
+	 * Runs an instant query at a given time, such as the timestamp of a recorded sample.
+	 * @param promql the query
+	 * @param time the evaluation time
+	 * @return the instant vector (a scalar comes back as one sample without labels)
+	 */
+	public List<PrometheusSample> query(String promql, Instant time) {
+		return query(promql, "&time=" + (time.toEpochMilli() / 1000.0));
+	}
+
+	private List<PrometheusSample> query(String promql, String time) {
+		JsonNode data = get("/api/v1/query?query=" + encode(promql) + time).get("data");
 		List<PrometheusSample> samples = new ArrayList<>();
 		if ("scalar".equals(data.get("resultType").asString())) {
 			samples.add(new PrometheusSample(Map.of(), value(data.get("result"))));
@@ -228,7 +267,7 @@ public final class PrometheusServer implements AutoCloseable {
 		this.runtime = runtime();
 		try {
 			this.url = this.runtime.start(this.directory.resolve("prometheus.yml"), this.directory.resolve("data"),
-					this.builder.flags);
+					this.builder.agent, this.builder.flags);
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("Could not restart Prometheus", ex);
@@ -263,7 +302,7 @@ public final class PrometheusServer implements AutoCloseable {
 				ruleFiles.add(name);
 			}
 			Path config = Files.writeString(this.directory.resolve("prometheus.yml"), config(ruleFiles));
-			this.url = this.runtime.start(config, data, this.builder.flags);
+			this.url = this.runtime.start(config, data, this.builder.agent, this.builder.flags);
 		}
 		catch (IOException ex) {
 			close();
@@ -302,18 +341,35 @@ public final class PrometheusServer implements AutoCloseable {
 		StringBuilder yaml = new StringBuilder();
 		yaml.append("global:\n  scrape_interval: ").append(interval).append("ms\n");
 		yaml.append("  scrape_timeout: ").append(interval).append("ms\n");
-		yaml.append("  evaluation_interval: ").append(interval).append("ms\n");
+		if (!this.builder.agent) {
+			yaml.append("  evaluation_interval: ")
+				.append(this.builder.evaluationInterval.orElse(this.builder.scrapeInterval).toMillis())
+				.append("ms\n");
+		}
+		if (!this.builder.externalLabels.isEmpty()) {
+			yaml.append("  external_labels:\n");
+			this.builder.externalLabels
+				.forEach((name, value) -> yaml.append("    ").append(name).append(": '").append(value).append("'\n"));
+		}
+		if (this.builder.remoteWrite != null) {
+			URI receiver = URI.create(this.builder.remoteWrite.url());
+			yaml.append("remote_write:\n  - url: http://")
+				.append(this.runtime.target(receiver.getPort()))
+				.append("/api/v1/write\n");
+		}
 		if (!ruleFiles.isEmpty()) {
 			yaml.append("rule_files:\n");
 			ruleFiles.forEach((file) -> yaml.append("  - ").append(file).append('\n'));
 		}
-		yaml.append("scrape_configs:\n");
+		yaml.append(this.builder.jobs.isEmpty() ? "" : "scrape_configs:\n");
 		for (Job job : this.builder.jobs) {
 			yaml.append("  - job_name: ").append(job.name()).append('\n');
 			yaml.append("    metrics_path: ").append(job.path()).append('\n');
-			yaml.append("    static_configs:\n      - targets: ['")
-				.append(this.runtime.target(job.port()))
-				.append("']\n");
+			yaml.append("    static_configs:\n      - targets: [");
+			for (int i = 0; i < job.ports().size(); i++) {
+				yaml.append((i > 0) ? ", '" : "'").append(this.runtime.target(job.ports().get(i))).append('\'');
+			}
+			yaml.append("]\n");
 		}
 		return yaml.toString();
 	}
@@ -407,7 +463,7 @@ public final class PrometheusServer implements AutoCloseable {
 		}
 	}
 
-	private record Job(String name, int port, String path) {
+	private record Job(String name, List<Integer> ports, String path) {
 	}
 
 	/** Configures a {@link PrometheusServer}. */
@@ -419,9 +475,69 @@ public final class PrometheusServer implements AutoCloseable {
 
 		private final List<String> flags = new ArrayList<>();
 
+		private final Map<String, String> externalLabels = new LinkedHashMap<>();
+
 		private Duration scrapeInterval = Duration.ofSeconds(1);
 
+		private Optional<Duration> evaluationInterval = Optional.empty();
+
+		private boolean agent;
+
+		private PrometheusServer remoteWrite;
+
 		private Builder() {
+		}
+
+		private Builder agentMode() {
+			this.agent = true;
+			return this;
+		}
+
+		/**
+		 * Adds a scrape job with one target per port, as one job scrapes a controller's
+		 * replicas.
+		 * @param name the job name
+		 * @param path the metrics path
+		 * @param ports the ports of this machine to scrape
+		 * @return this builder
+		 */
+		public Builder job(String name, String path, List<Integer> ports) {
+			this.jobs.add(new Job(name, List.copyOf(ports), path));
+			return this;
+		}
+
+		/**
+		 * Sends every scraped sample to a server started with
+		 * {@link PrometheusServer#receivingRemoteWrite()}.
+		 * @param receiver the receiving server, already started
+		 * @return this builder
+		 */
+		public Builder remoteWriteTo(PrometheusServer receiver) {
+			this.remoteWrite = receiver;
+			return this;
+		}
+
+		/**
+		 * Adds an external label ({@code global.external_labels}), which Prometheus puts
+		 * on every series it remote-writes.
+		 * @param name the label name
+		 * @param value its value
+		 * @return this builder
+		 */
+		public Builder externalLabel(String name, String value) {
+			this.externalLabels.put(name, value);
+			return this;
+		}
+
+		/**
+		 * Sets the rule evaluation interval, when it should differ from the scrape
+		 * interval (a server that only receives remote writes scrapes nothing).
+		 * @param interval the interval
+		 * @return this builder
+		 */
+		public Builder evaluationInterval(Duration interval) {
+			this.evaluationInterval = Optional.of(interval);
+			return this;
 		}
 
 		/**
@@ -432,7 +548,7 @@ public final class PrometheusServer implements AutoCloseable {
 		 * @return this builder
 		 */
 		public Builder job(String name, int port, String path) {
-			this.jobs.add(new Job(name, port, path));
+			this.jobs.add(new Job(name, List.of(port), path));
 			return this;
 		}
 

@@ -60,6 +60,17 @@ public final class Promtool {
 	}
 
 	/**
+	 * Runs {@code promtool check config} on a Prometheus configuration file.
+	 * @param configFile the file
+	 * @param agent whether it is an agent's ({@code --agent}), which may hold no rules
+	 * @return promtool's output; throws when promtool rejects the file
+	 */
+	public static String checkConfig(Path configFile, boolean agent) throws IOException, InterruptedException {
+		return agent ? run("check", "config", "--agent", configFile.toString())
+				: run("check", "config", configFile.toString());
+	}
+
+	/**
 	 * Runs {@code promtool test rules} on a rule unit-test file.
 	 * @param testFile the test file, whose rule_files are relative to it
 	 * @return promtool's output; throws when a test fails
