@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -145,6 +147,30 @@ public class DemoProperties {
 		 */
 		private String namespace = "default";
 
+		/**
+		 * Whether the operator patches a Provisioner's status with server-side apply.
+		 * Default: true with "kubeconfig", false on the embedded server, which, as any
+		 * fabric8 mock API server, does not know server-side apply.
+		 */
+		private @Nullable Boolean serverSideApply;
+
+		/**
+		 * Timings of the leader election on the lease "provisioner-demo".
+		 */
+		private final LeaderElection leaderElection = new LeaderElection();
+
+		public @Nullable Boolean getServerSideApply() {
+			return this.serverSideApply;
+		}
+
+		public void setServerSideApply(@Nullable Boolean serverSideApply) {
+			this.serverSideApply = serverSideApply;
+		}
+
+		public LeaderElection getLeaderElection() {
+			return this.leaderElection;
+		}
+
 		public ApiServer getApiServer() {
 			return this.apiServer;
 		}
@@ -159,6 +185,52 @@ public class DemoProperties {
 
 		public void setNamespace(String namespace) {
 			this.namespace = namespace;
+		}
+
+		/**
+		 * Timings of the leader election, as client-go's leader election names them.
+		 */
+		public static class LeaderElection {
+
+			/**
+			 * How long a lease holds without renewal before another replica may take it.
+			 */
+			private Duration leaseDuration = Duration.ofSeconds(15);
+
+			/**
+			 * How long the leader keeps trying to renew before it gives the lease up.
+			 */
+			private Duration renewDeadline = Duration.ofSeconds(10);
+
+			/**
+			 * How often each replica tries to acquire or renew the lease.
+			 */
+			private Duration retryPeriod = Duration.ofSeconds(2);
+
+			public Duration getLeaseDuration() {
+				return this.leaseDuration;
+			}
+
+			public void setLeaseDuration(Duration leaseDuration) {
+				this.leaseDuration = leaseDuration;
+			}
+
+			public Duration getRenewDeadline() {
+				return this.renewDeadline;
+			}
+
+			public void setRenewDeadline(Duration renewDeadline) {
+				this.renewDeadline = renewDeadline;
+			}
+
+			public Duration getRetryPeriod() {
+				return this.retryPeriod;
+			}
+
+			public void setRetryPeriod(Duration retryPeriod) {
+				this.retryPeriod = retryPeriod;
+			}
+
 		}
 
 		/**

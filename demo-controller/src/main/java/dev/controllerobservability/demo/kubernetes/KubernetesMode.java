@@ -67,15 +67,21 @@ public class KubernetesMode {
 	@Bean
 	OperatorLifecycle operatorLifecycle(OperatorObservability observability, ProvisionerReconciler reconciler,
 			DemoProperties properties) {
-		// The mock API server has no server-side apply; a real one patches status with
-		// it.
-		boolean serverSideApply = properties.getKubernetes()
-			.getApiServer() != DemoProperties.Kubernetes.ApiServer.EMBEDDED;
+		DemoProperties.Kubernetes kubernetes = properties.getKubernetes();
+		// A mock API server has no server-side apply; a real one patches status with it.
+		Boolean serverSideApply = kubernetes.getServerSideApply();
+		if (serverSideApply == null) {
+			serverSideApply = kubernetes.getApiServer() != DemoProperties.Kubernetes.ApiServer.EMBEDDED;
+		}
 		// As a Go controller's manager does, the operator reconciles only while it leads;
 		// losing the lease stops it.
+		DemoProperties.Kubernetes.LeaderElection timings = kubernetes.getLeaderElection();
 		LeaderElectionConfiguration election = LeaderElectionConfigurationBuilder
 			.aLeaderElectionConfiguration(LEASE_NAME)
-			.withLeaseNamespace(properties.getKubernetes().getNamespace())
+			.withLeaseNamespace(kubernetes.getNamespace())
+			.withLeaseDuration(timings.getLeaseDuration())
+			.withRenewDeadline(timings.getRenewDeadline())
+			.withRetryPeriod(timings.getRetryPeriod())
 			.withExitOnStopLeading(false)
 			.build();
 		return new OperatorLifecycle(observability, reconciler, serverSideApply, observability.observed(election));
