@@ -12,6 +12,7 @@ import dev.controllerobservability.internal.json.IndentedJson;
 import dev.controllerobservability.internal.metrics.ResourceStateNames;
 import dev.controllerobservability.internal.rules.ResourceStateRules;
 import dev.controllerobservability.internal.rules.WebhookRules;
+import dev.controllerobservability.catalog.ObjectRef;
 import dev.controllerobservability.docs.ReferenceEntry;
 import dev.controllerobservability.operations.OperationDescriptor;
 
@@ -204,9 +205,18 @@ public final class GrafanaDashboard {
 								+ " (rate(" + name + "_count" + selector + "[" + window + "]))", legend(labels),
 								false));
 				default -> panel(name.endsWith("_info") ? "table" : "timeseries", name, "short",
-						target("sum" + by + " (" + name + selector + ")", legend(labels), false));
+						target(gaugeAggregation(labels) + by + " (" + name + selector + ")", legend(labels), false));
 			}
 		}
+	}
+
+	/**
+	 * A gauge per object holds the object's state, which every replica reporting it
+	 * reports alike: summed over replicas it would multiply, so the newest value is
+	 * shown. Any other gauge adds up over replicas (a follower reports zero).
+	 */
+	private static String gaugeAggregation(List<String> labels) {
+		return (labels.contains(ObjectRef.NAMESPACE_LABEL) && labels.contains(ObjectRef.NAME_LABEL)) ? "max" : "sum";
 	}
 
 	private List<Map<String, Object>> variables() {

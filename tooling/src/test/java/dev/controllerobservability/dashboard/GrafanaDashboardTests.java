@@ -80,9 +80,23 @@ class GrafanaDashboardTests {
 		assertThat(dashboard.toJson()).contains("\"title\": \"Resource state\"", "\"title\": \"resources not ready\"",
 				"\"title\": \"generations not reconciled\"");
 		assertThat(dashboard.expressions()).contains(
-				"count by (kind) (karpenter_resource_status_condition{job=~\"$job\", type=\"Ready\", status=\"True\"} == 0)",
-				"count by (kind) (karpenter_resource_generation{job=~\"$job\"} > karpenter_resource_observed_generation{job=~\"$job\"})");
+				"count by (kind) (max without (instance, pod) (karpenter_resource_status_condition{job=~\"$job\", type=\"Ready\", status=\"True\"}) == 0)",
+				"count by (kind) (max without (instance, pod) (karpenter_resource_generation{job=~\"$job\"}) > max without (instance, pod) (karpenter_resource_observed_generation{job=~\"$job\"}))");
 		assertThat(GrafanaDashboard.builder("Demo", "karpenter").build().toJson()).doesNotContain("Resource state");
+	}
+
+	@Test
+	void showsTheNewestValueOfAPerObjectGaugeAndSumsAnyOtherGaugeOverReplicas() {
+		List<ReferenceEntry> catalog = List.of(
+				new ReferenceEntry("karpenter_provisioner_launched_nodes", "gauge", "h",
+						List.of("kind", "namespace", "name"), StabilityLevel.ALPHA, null, null, List.of(),
+						ReferenceEntry.Group.CONTROLLER),
+				new ReferenceEntry("karpenter_pending_pods", "gauge", "h", List.of("provisioner"), StabilityLevel.ALPHA,
+						null, null, List.of(), ReferenceEntry.Group.CONTROLLER));
+		GrafanaDashboard dashboard = GrafanaDashboard.builder("Demo", "karpenter").catalog(catalog).build();
+		assertThat(dashboard.expressions()).contains(
+				"max by (kind, namespace, name) (karpenter_provisioner_launched_nodes{job=~\"$job\"})",
+				"sum by (provisioner) (karpenter_pending_pods{job=~\"$job\"})");
 	}
 
 	@Test

@@ -9,14 +9,20 @@ import dev.controllerobservability.rules.AlertRule;
  * The built-in alerts on the resource state metrics. For namespace {@code karpenter}:
  *
  * <pre>
- * ResourceNotReady:                karpenter_resource_status_condition{type="Ready",status="True"} == 0
- * ResourceGenerationNotReconciled: karpenter_resource_generation &gt; karpenter_resource_observed_generation
+ * ResourceNotReady:                max without (instance, pod) (karpenter_resource_status_condition{type="Ready",status="True"}) == 0
+ * ResourceGenerationNotReconciled: max without (instance, pod) (karpenter_resource_generation)
+ *                                    &gt; max without (instance, pod) (karpenter_resource_observed_generation)
  * </pre>
  *
- * Both series carry the same labels (kind, namespace, name and the scrape's), so the
- * comparison matches each resource with itself.
+ * A resource's state is the resource's, not a replica's: with replicas, every replica
+ * that reconciled it (the leader, a former leader still running) reports it, so the rules
+ * take the newest view over the replicas' target labels and raise one alert per resource,
+ * never one per replica. Generations only grow, so the maximum is the newest.
  */
 public final class ResourceStateRules {
+
+	/** The target labels that tell a controller's replicas apart. */
+	public static final String REPLICA_LABELS = "instance, pod";
 
 	private static final String WHICH = "{{ $labels.kind }} {{ $labels.namespace }}/{{ $labels.name }}";
 
@@ -30,9 +36,9 @@ public final class ResourceStateRules {
 	 * @return the PromQL
 	 */
 	public static String notReady(String namespace, String matchers) {
-		return namespace + "_" + ResourceStateNames.STATUS_CONDITION + "{" + (matchers.isEmpty() ? "" : matchers + ", ")
-				+ ResourceStateNames.TYPE_LABEL + "=\"" + ResourceStateNames.READY + "\", "
-				+ ResourceStateNames.STATUS_LABEL + "=\"True\"} == 0";
+		return overReplicas(namespace + "_" + ResourceStateNames.STATUS_CONDITION + "{"
+				+ (matchers.isEmpty() ? "" : matchers + ", ") + ResourceStateNames.TYPE_LABEL + "=\""
+				+ ResourceStateNames.READY + "\", " + ResourceStateNames.STATUS_LABEL + "=\"True\"}") + " == 0";
 	}
 
 	/**
@@ -44,8 +50,17 @@ public final class ResourceStateRules {
 	 */
 	public static String generationNotReconciled(String namespace, String matchers) {
 		String selector = matchers.isEmpty() ? "" : "{" + matchers + "}";
-		return namespace + "_" + ResourceStateNames.GENERATION + selector + " > " + namespace + "_"
-				+ ResourceStateNames.OBSERVED_GENERATION + selector;
+		return overReplicas(namespace + "_" + ResourceStateNames.GENERATION + selector) + " > "
+				+ overReplicas(namespace + "_" + ResourceStateNames.OBSERVED_GENERATION + selector);
+	}
+
+	/**
+	 * One series per resource out of every replica's: the newest value.
+	 * @param selector a series selector
+	 * @return the PromQL
+	 */
+	public static String overReplicas(String selector) {
+		return "max without (" + REPLICA_LABELS + ") (" + selector + ")";
 	}
 
 	/**

@@ -33,11 +33,12 @@ class ResourceStateRulesTests {
 	@Test
 	void rendersBothAlertsOnTheResourceStateMetrics() {
 		assertThat(this.ruleSet.alerts()).extracting(AlertRule::name, AlertRule::expr, AlertRule::forDuration)
-			.containsExactly(
-					org.assertj.core.groups.Tuple.tuple("ResourceNotReady",
-							"shop_resource_status_condition{type=\"Ready\", status=\"True\"} == 0", "15m"),
+			.containsExactly(org.assertj.core.groups.Tuple.tuple("ResourceNotReady",
+					"max without (instance, pod) (shop_resource_status_condition{type=\"Ready\", status=\"True\"}) == 0",
+					"15m"),
 					org.assertj.core.groups.Tuple.tuple("ResourceGenerationNotReconciled",
-							"shop_resource_generation > shop_resource_observed_generation", "15m"));
+							"max without (instance, pod) (shop_resource_generation) > max without (instance, pod) (shop_resource_observed_generation)",
+							"15m"));
 		assertThat(this.ruleSet.toRulesFile()).contains("alert: ResourceNotReady",
 				"alert: ResourceGenerationNotReconciled");
 		assertThat(this.ruleSet.toPrometheusRule("shop-rules", java.util.Map.of())).contains("alert: ResourceNotReady",
