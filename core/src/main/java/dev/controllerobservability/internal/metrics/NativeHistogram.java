@@ -1,6 +1,7 @@
 package dev.controllerobservability.internal.metrics;
 
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -11,6 +12,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.DoubleAdder;
 
 import io.prometheus.metrics.model.registry.Collector;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.ClassicHistogramBuckets;
 import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
 import io.prometheus.metrics.model.snapshots.HistogramSnapshot.HistogramDataPointSnapshot;
@@ -48,6 +50,10 @@ import io.prometheus.metrics.model.snapshots.NativeHistogramBuckets;
  * histogram is built with: {@link Range#DURATIONS} (the default) or
  * {@link Range#ALL_VALUES}. NaN is never counted; {@link DataPoint#observe} says whether
  * a value was.
+ * <p>
+ * Registered with {@link #register(PrometheusRegistry)}, a histogram is rendered straight
+ * to bytes by {@link ScrapeWriter}, with no snapshot objects; {@link #collect()} serves
+ * every other reader of the registry.
  */
 public final class NativeHistogram implements Collector {
 
@@ -190,9 +196,47 @@ public final class NativeHistogram implements Collector {
 		return this.dataPoints.remove(List.of(values)) != null;
 	}
 
+	/**
+	 * Registers this histogram with a registry, and remembers it there for
+	 * {@link ScrapeWriter}, which renders it without snapshots. <pre>{@code
+	 * NativeHistogram histogram = NativeHistogram.builder("karpenter_bind_duration_seconds", "Bind.", buckets).build();
+	 * histogram.register(meterRegistry.getPrometheusRegistry());
+	 * }</pre>
+	 * @param registry the registry
+	 * @throws IllegalArgumentException if the registry holds a collector of this name
+	 */
+	public void register(PrometheusRegistry registry) {
+		RenderedHistograms.register(registry, this);
+	}
+
+	/**
+	 * Unregisters this histogram from a registry it was {@link #register registered}
+	 * with.
+	 * @param registry the registry
+	 */
+	public void unregister(PrometheusRegistry registry) {
+		RenderedHistograms.unregister(registry, this);
+	}
+
 	@Override
 	public String getPrometheusName() {
 		return this.name;
+	}
+
+	String help() {
+		return this.help;
+	}
+
+	double[] upperBounds() {
+		return this.upperBounds;
+	}
+
+	double zeroThreshold() {
+		return this.range.zeroThreshold;
+	}
+
+	Collection<DataPoint> dataPoints() {
+		return this.dataPoints.values();
 	}
 
 	@Override
@@ -478,13 +522,38 @@ public final class NativeHistogram implements Collector {
 			return counts;
 		}
 
+		Labels labels() {
+			return this.labels;
+		}
+
 		HistogramDataPointSnapshot snapshot() {
+			Reading reading = new Reading(this.histogram.upperBounds.length);
+			read(reading);
+			return HistogramDataPointSnapshot.builder()
+				.classicHistogramBuckets(ClassicHistogramBuckets.of(this.histogram.upperBounds, reading.classicCounts))
+				.nativeSchema(reading.schema)
+				.nativeZeroThreshold(this.histogram.range.zeroThreshold)
+				.nativeZeroCount(reading.zeroCount)
+				.nativeBucketsForPositiveValues(reading.positive.buckets())
+				.nativeBucketsForNegativeValues(reading.negative.buckets())
+				.sum(reading.sum)
+				.labels(this.labels)
+				.createdTimestampMillis(this.createdMillis)
+				.build();
+		}
+
+		/**
+		 * Reads the series into a reading, each counter once, so that classic and native
+		 * buckets, and the count summed from them, agree.
+		 * @param reading where to read it, of as many classic buckets as the histogram
+		 */
+		void read(Reading reading) {
 			NativeHistogram histogram = this.histogram;
-			long[] classicCounts = new long[histogram.upperBounds.length];
+			reading.reset();
+			long[] classicCounts = reading.classicCounts;
+			NativeCounts positive = reading.positive;
+			NativeCounts negative = reading.negative;
 			long zeroCount = 0;
-			NativeCounts positive = new NativeCounts();
-			NativeCounts negative = new NativeCounts();
-			// Each counter is read once, and both kinds of buckets are summed from it.
 			for (int p = 0; p < this.pages.length(); p++) {
 				AtomicReferenceArray<AtomicLongArray> page = this.pages.get(p);
 				for (int c = 0; page != null && c < PAGE_SIZE; c++) {
@@ -519,29 +588,75 @@ public final class NativeHistogram implements Collector {
 				negative.widen();
 				schema--;
 			}
-			return HistogramDataPointSnapshot.builder()
-				.classicHistogramBuckets(ClassicHistogramBuckets.of(histogram.upperBounds, classicCounts))
-				.nativeSchema(schema)
-				.nativeZeroThreshold(histogram.range.zeroThreshold)
-				.nativeZeroCount(zeroCount)
-				.nativeBucketsForPositiveValues(positive.buckets())
-				.nativeBucketsForNegativeValues(negative.buckets())
-				.sum(this.sum.sum())
-				.labels(this.labels)
-				.createdTimestampMillis(this.createdMillis)
-				.build();
+			reading.zeroCount = zeroCount;
+			reading.schema = schema;
+			reading.sum = this.sum.sum();
+		}
+
+	}
+
+	/**
+	 * One series as a scrape reads it; a renderer reuses one for every series of a
+	 * histogram, so that reading allocates nothing.
+	 */
+	static final class Reading {
+
+		final long[] classicCounts;
+
+		final NativeCounts positive = new NativeCounts();
+
+		final NativeCounts negative = new NativeCounts();
+
+		long zeroCount;
+
+		int schema;
+
+		double sum;
+
+		Reading(int classicBuckets) {
+			this.classicCounts = new long[classicBuckets];
+		}
+
+		void reset() {
+			Arrays.fill(this.classicCounts, 0);
+			this.positive.size = 0;
+			this.negative.size = 0;
+		}
+
+		/**
+		 * The observation count as the snapshot sums it from the classic buckets: below
+		 * zero once it overflows, when the formats leave it out.
+		 */
+		long count() {
+			long count = 0;
+			for (long bucket : this.classicCounts) {
+				count += bucket;
+			}
+			return count;
 		}
 
 	}
 
 	/** Native buckets of one sign being read for a scrape, ascending by index. */
-	private static final class NativeCounts {
+	static final class NativeCounts {
 
 		private int[] indexes = new int[CHUNK_SIZE];
 
 		private long[] counts = new long[CHUNK_SIZE];
 
 		private int size;
+
+		int size() {
+			return this.size;
+		}
+
+		int index(int i) {
+			return this.indexes[i];
+		}
+
+		long count(int i) {
+			return this.counts[i];
+		}
 
 		/** Adds to the last bucket if it is the same, else appends one. */
 		void add(int index, long count) {
