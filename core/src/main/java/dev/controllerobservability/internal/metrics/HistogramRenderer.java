@@ -2,11 +2,8 @@ package dev.controllerobservability.internal.metrics;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.Iterator;
-import java.util.List;
 
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricMetadata;
@@ -28,8 +25,6 @@ final class HistogramRenderer {
 
 	/** {@code MetricType.HISTOGRAM} of the protobuf format. */
 	private static final int HISTOGRAM_TYPE = 4;
-
-	private static final Comparator<DataPoint> BY_LABELS = Comparator.comparing(DataPoint::labels);
 
 	private final ScrapeFormat format;
 
@@ -78,11 +73,10 @@ final class HistogramRenderer {
 	 * nothing if it has no series, as the standard writers skip an empty family.
 	 */
 	void render(NativeHistogram histogram) throws IOException {
-		List<DataPoint> points = new ArrayList<>(histogram.dataPoints());
-		if (points.isEmpty()) {
+		DataPoint[] points = histogram.sortedDataPoints();
+		if (points.length == 0) {
 			return;
 		}
-		points.sort(BY_LABELS);
 		Reading reading = new Reading(histogram.upperBounds().length);
 		if (this.format == ScrapeFormat.PROMETHEUS_PROTOBUF) {
 			renderProtobuf(histogram, points, reading);
@@ -92,7 +86,7 @@ final class HistogramRenderer {
 		}
 	}
 
-	private void renderText(NativeHistogram histogram, List<DataPoint> points, Reading reading) throws IOException {
+	private void renderText(NativeHistogram histogram, DataPoint[] points, Reading reading) throws IOException {
 		boolean openMetrics = this.format == ScrapeFormat.OPENMETRICS_TEXT;
 		String name = histogram.getPrometheusName();
 		String help = histogram.help();
@@ -193,9 +187,9 @@ final class HistogramRenderer {
 		}
 	}
 
-	private void renderProtobuf(NativeHistogram histogram, List<DataPoint> points, Reading reading) throws IOException {
+	private void renderProtobuf(NativeHistogram histogram, DataPoint[] points, Reading reading) throws IOException {
 		double[] bounds = histogram.upperBounds();
-		ScrapeBytes family = ScrapeBytes.kept(points.size() * (128 + 16 * bounds.length));
+		ScrapeBytes family = ScrapeBytes.kept(points.length * (128 + 16 * bounds.length));
 		for (DataPoint point : points) {
 			point.read(reading);
 			ScrapeBytes metric = this.metric;

@@ -2,11 +2,13 @@ package dev.controllerobservability.internal.metrics;
 
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.DoubleAdder;
@@ -18,6 +20,7 @@ import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
 import io.prometheus.metrics.model.snapshots.HistogramSnapshot.HistogramDataPointSnapshot;
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.NativeHistogramBuckets;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A histogram with classic buckets and, at once, native buckets of schema 3 (bucket
@@ -107,6 +110,8 @@ public final class NativeHistogram implements Collector {
 		}
 	}
 
+	private static final Comparator<DataPoint> BY_LABELS = Comparator.comparing(DataPoint::labels);
+
 	private static final long SIGNIFICAND_BITS = 0x000fffffffffffffL;
 
 	private static final long EXPONENT_OF_ONE_HALF = Double.doubleToRawLongBits(0.5);
@@ -136,6 +141,11 @@ public final class NativeHistogram implements Collector {
 	private final Labels constLabels;
 
 	private final Map<List<String>, DataPoint> dataPoints = new ConcurrentHashMap<>();
+
+	/** Series created or removed so far. */
+	private final AtomicLong changes = new AtomicLong();
+
+	private volatile @Nullable Sorted sorted;
 
 	private NativeHistogram(String name, String help, Range range, double[] upperBounds, String[] labelNames,
 			Labels constLabels) {
@@ -182,8 +192,19 @@ public final class NativeHistogram implements Collector {
 			throw new IllegalArgumentException(this.name + " has the labels " + Arrays.toString(this.labelNames)
 					+ ", not the values " + Arrays.toString(values));
 		}
-		return this.dataPoints.computeIfAbsent(List.of(values),
-				(key) -> new DataPoint(this, this.constLabels.merge(this.labelNames, values)));
+		List<String> key = List.of(values);
+		DataPoint point = this.dataPoints.get(key);
+		if (point != null) {
+			return point;
+		}
+		DataPoint created = new DataPoint(this, this.constLabels.merge(this.labelNames, values));
+		point = this.dataPoints.putIfAbsent(key, created);
+		if (point != null) {
+			return point;
+		}
+		// Counted once in the map, so that a scrape never keeps an order without it.
+		this.changes.incrementAndGet();
+		return created;
 	}
 
 	/**
@@ -193,7 +214,11 @@ public final class NativeHistogram implements Collector {
 	 * @return whether it existed
 	 */
 	public boolean remove(String... values) {
-		return this.dataPoints.remove(List.of(values)) != null;
+		boolean removed = this.dataPoints.remove(List.of(values)) != null;
+		if (removed) {
+			this.changes.incrementAndGet();
+		}
+		return removed;
 	}
 
 	/**
@@ -237,6 +262,26 @@ public final class NativeHistogram implements Collector {
 
 	Collection<DataPoint> dataPoints() {
 		return this.dataPoints.values();
+	}
+
+	/**
+	 * The series in the order of their labels, as a snapshot lists them; sorted again
+	 * only after series came or went, as a scrape of many series would otherwise spend
+	 * much of its time sorting.
+	 */
+	DataPoint[] sortedDataPoints() {
+		Sorted sorted = this.sorted;
+		long changes = this.changes.get();
+		if (sorted != null && sorted.changes == changes) {
+			return sorted.points;
+		}
+		DataPoint[] points = this.dataPoints.values().toArray(new DataPoint[0]);
+		Arrays.sort(points, BY_LABELS);
+		// Kept only if no series came or went while sorting.
+		if (this.changes.get() == changes) {
+			this.sorted = new Sorted(changes, points);
+		}
+		return points;
 	}
 
 	@Override
@@ -635,6 +680,10 @@ public final class NativeHistogram implements Collector {
 			return count;
 		}
 
+	}
+
+	/** The series in the order of their labels after some number of changes. */
+	private record Sorted(long changes, DataPoint[] points) {
 	}
 
 	/** Native buckets of one sign being read for a scrape, ascending by index. */

@@ -164,6 +164,28 @@ class ScrapeWriterTests {
 		assertThat(RenderedHistograms.of(registry)).isEmpty();
 	}
 
+	@Test
+	void showsSeriesCreatedAndRemovedBetweenScrapesInTheOrderOfTheirLabels() throws Exception {
+		PrometheusRegistry registry = new PrometheusRegistry();
+		NativeHistogram histogram = NativeHistogram.builder("come_and_go_seconds", "Series.", List.of(1.0))
+			.labelNames("name")
+			.build();
+		histogram.register(registry);
+		histogram.labelValues("b").observe(1);
+		assertSame(registry, ScrapeFormat.PROMETHEUS_TEXT, null);
+		histogram.labelValues("a").observe(1);
+		histogram.labelValues("c").observe(1);
+		String text = new String(render(registry, ScrapeFormat.PROMETHEUS_TEXT, null), StandardCharsets.UTF_8);
+		assertThat(text.indexOf("come_and_go_seconds_count{name=\"a\"}"))
+			.isLessThan(text.indexOf("come_and_go_seconds_count{name=\"b\"}"))
+			.isLessThan(text.indexOf("come_and_go_seconds_count{name=\"c\"}"));
+		assertThat(histogram.remove("b")).isTrue();
+		assertThat(new String(render(registry, ScrapeFormat.PROMETHEUS_TEXT, null), StandardCharsets.UTF_8))
+			.doesNotContain("name=\"b\"")
+			.contains("come_and_go_seconds_count{name=\"c\"} 1");
+		assertSame(registry, ScrapeFormat.PROMETHEUS_PROTOBUF, null);
+	}
+
 	/**
 	 * The rendering allocates a small part of what the standard writer's snapshots and
 	 * strings take for the same scrape; it fails if a snapshot creeps back in.
