@@ -30,8 +30,9 @@ import tools.jackson.databind.node.ObjectNode;
  * figures come from {@link JvmProbe} runs in JVMs of their own, the start-up runs
  * alternating the two variants ({@link StartupComparison}). With {@code --report-only} as
  * second argument it only rewrites the report from those files. With {@code --rows} and a
- * regular expression of recording benchmark methods, or {@code --scrape-rows}, it runs
- * those rows again and puts them in place of the earlier run's.
+ * regular expression of recording benchmark methods, or {@code --scrape-rows} and
+ * optionally the forks of each registry, it runs those rows again and puts them in place
+ * of the earlier run's.
  */
 public final class RunBenchmarks {
 
@@ -54,18 +55,17 @@ public final class RunBenchmarks {
 	private static final String LATER_RUNS = "later-runs";
 
 	/**
-	 * Forks of each registry in the {@link ScrapeBenchmark} rows, one of each per round.
-	 * Three, not six: the scrape part of a run (these 18 JVMs and the 18 of the formats'
-	 * rows) must stay within about 15 minutes, and at 50,000 series a fork takes about 30
-	 * s.
+	 * Forks of each registry in the {@link ScrapeBenchmark} rows, one of each per round:
+	 * three, not six, so that the scrape part of a run (these 12 JVMs and the 12 of the
+	 * formats' rows, about a minute each at 50,000 series) stays within about 15 minutes.
 	 */
 	private static final int SCRAPE_ROUNDS = 3;
 
 	/**
 	 * Forks of each registry in each format's {@link ScrapeFormatsBenchmark} row, one of
-	 * each per round: 18 JVMs of about 25 s.
+	 * each per round.
 	 */
-	private static final int SCRAPE_FORMAT_ROUNDS = 3;
+	private static final int SCRAPE_FORMAT_ROUNDS = 2;
 
 	private RunBenchmarks() {
 	}
@@ -81,7 +81,7 @@ public final class RunBenchmarks {
 			return;
 		}
 		if (args.length > 1 && args[1].equals("--scrape-rows")) {
-			scrapeRows(docs);
+			scrapeRows(docs, (args.length > 2) ? Integer.parseInt(args[2]) : SCRAPE_FORMAT_ROUNDS);
 			return;
 		}
 		Path work = Files.createTempDirectory("controller-observability-benchmarks");
@@ -95,7 +95,7 @@ public final class RunBenchmarks {
 					(options) -> options(options, ScrapeBenchmark.class, 1, ".*").param("series", series), "registry",
 					ScrapeBenchmark.REGISTRIES, SCRAPE_ROUNDS, random));
 		}
-		results.addAll(scrapeFormats(work, random));
+		results.addAll(scrapeFormats(work, random, SCRAPE_FORMAT_ROUNDS));
 		StartupComparison startup = StartupComparison.run(STARTUP_WARM_UP_RUNS, STARTUP_PAIRS, random);
 		ObjectNode probes = JSON.createObjectNode();
 		probes.put("heap-per-series", ProbeProcess.run("series", "10000").get("heap-per-series"));
@@ -134,22 +134,23 @@ public final class RunBenchmarks {
 	 * their results in place of the earlier ones and rewrites the report, which names
 	 * them and their run.
 	 * @param docs where the earlier run's files are
+	 * @param rounds forks of each registry in each format
 	 */
-	private static void scrapeRows(Path docs) throws Exception {
+	private static void scrapeRows(Path docs, int rounds) throws Exception {
 		Path work = Files.createTempDirectory("controller-observability-benchmarks");
 		Instant started = Instant.now();
 		ArrayNode fresh = JSON.createArrayNode();
-		fresh.addAll(scrapeFormats(work, new Random()));
+		fresh.addAll(scrapeFormats(work, new Random(), rounds));
 		replace(docs, fresh, started);
 	}
 
 	/** The starter's {@code ScrapeWriter} against the stock registry, in each format. */
-	private static List<JsonNode> scrapeFormats(Path work, Random random) throws Exception {
+	private static List<JsonNode> scrapeFormats(Path work, Random random, int rounds) throws Exception {
 		List<JsonNode> results = new ArrayList<>();
 		for (String format : ScrapeFormatsBenchmark.FORMATS) {
 			results.addAll(InterleavedForks.run(JSON, work.resolve("scrape-formats.json"),
 					(options) -> options(options, ScrapeFormatsBenchmark.class, 1, ".*").param("format", format),
-					"registry", ScrapeFormatsBenchmark.REGISTRIES, SCRAPE_FORMAT_ROUNDS, random));
+					"registry", ScrapeFormatsBenchmark.REGISTRIES, rounds, random));
 		}
 		return results;
 	}

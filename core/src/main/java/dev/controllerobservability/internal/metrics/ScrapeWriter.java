@@ -11,6 +11,7 @@ import io.prometheus.metrics.config.PrometheusProperties;
 import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
 import io.prometheus.metrics.expositionformats.ExpositionFormats;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -74,19 +75,24 @@ public final class ScrapeWriter {
 		}
 		Predicate<String> included = (includedNames != null) ? includedNames : (name) -> true;
 		Set<String> rendered = new HashSet<>();
+		for (NativeHistogram histogram : histograms) {
+			if (HistogramRenderer.renders(histogram)) {
+				rendered.add(histogram.getPrometheusName());
+			}
+		}
+		// Collected first: the registry runs the catalog's collectors, which may record
+		// into the rendered histograms, before anything is read.
+		MetricSnapshots others = this.registry.scrape((name) -> !rendered.contains(name) && included.test(name));
 		ScrapeBytes bytes = ScrapeBytes.to(out);
 		HistogramRenderer renderer = new HistogramRenderer(format, bytes);
 		for (NativeHistogram histogram : histograms) {
 			String name = histogram.getPrometheusName();
-			if (HistogramRenderer.renders(histogram)) {
-				rendered.add(name);
-				if (included.test(name)) {
-					renderer.render(histogram);
-				}
+			if (rendered.contains(name) && included.test(name)) {
+				renderer.render(histogram);
 			}
 		}
 		bytes.flush();
-		writer(format).write(out, this.registry.scrape((name) -> !rendered.contains(name) && included.test(name)));
+		writer(format).write(out, others);
 	}
 
 	private ExpositionFormatWriter writer(ScrapeFormat format) {

@@ -24,7 +24,9 @@ import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
 import io.prometheus.metrics.expositionformats.ExpositionFormats;
+import io.prometheus.metrics.model.registry.Collector;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import org.junit.jupiter.api.Test;
 
 import dev.controllerobservability.internal.test.ProtobufHistograms;
@@ -184,6 +186,37 @@ class ScrapeWriterTests {
 			.doesNotContain("name=\"b\"")
 			.contains("come_and_go_seconds_count{name=\"c\"} 1");
 		assertSame(registry, ScrapeFormat.PROMETHEUS_PROTOBUF, null);
+	}
+
+	/**
+	 * The catalog's collectors run when the registry is collected, and may record into a
+	 * rendered histogram: they run before it is read, so the scrape shows what they
+	 * recorded.
+	 */
+	@Test
+	void readsTheHistogramsAfterTheRegistrysCollectorsRan() throws Exception {
+		PrometheusRegistry registry = new PrometheusRegistry();
+		NativeHistogram histogram = NativeHistogram.builder("collected_seconds", "Collected.", List.of(1.0)).build();
+		histogram.register(registry);
+		NativeHistogram.DataPoint point = histogram.labelValues();
+		registry.register(new Collector() {
+
+			@Override
+			public MetricSnapshot collect() {
+				point.observe(0.5);
+				return null;
+			}
+
+			@Override
+			public MetricSnapshot collect(Predicate<String> includedNames) {
+				return collect();
+			}
+
+		});
+		assertThat(new String(render(registry, ScrapeFormat.PROMETHEUS_TEXT, null), StandardCharsets.UTF_8))
+			.contains("collected_seconds_count 1\n");
+		assertThat(new String(render(registry, ScrapeFormat.OPENMETRICS_TEXT, (name) -> true), StandardCharsets.UTF_8))
+			.contains("collected_seconds_count 2\n");
 	}
 
 	/**

@@ -33,11 +33,8 @@ public final class ProtobufHistograms {
 	 * @throws Exception if the scrape cannot be read
 	 */
 	public static List<Series> read(byte[] bytes) throws Exception {
-		Class<?> familyClass = metricFamilyClass();
-		InputStream in = new ByteArrayInputStream(bytes);
 		List<Series> series = new ArrayList<>();
-		Object family;
-		while ((family = familyClass.getMethod("parseDelimitedFrom", InputStream.class).invoke(null, in)) != null) {
+		for (Object family : families(bytes)) {
 			if (!"HISTOGRAM".equals(call(family, "getType").toString())) {
 				continue;
 			}
