@@ -234,7 +234,7 @@ final class PerformanceReport {
 			ratioTarget(md, "O ≤ 1.0 × O0" + in, "o_perObjectCounter", "o0_catalogCounterOfThreeLabels", threads, 1.0);
 			allocationTarget(md, "O allocates 0 B/op" + in, "o_perObjectCounter", threads, 0.5);
 		}
-		for (String series : ScrapeBenchmark.SERIES.stream().filter((series) -> !series.equals("1000")).toList()) {
+		for (String series : scrapeSeries().stream().filter((series) -> !series.equals("1000")).toList()) {
 			Optional<JsonNode> starter = scrapeResult(series, "starter");
 			Optional<JsonNode> stock = scrapeResult(series, "stock");
 			if (starter.isPresent() && stock.isPresent()) {
@@ -395,7 +395,7 @@ final class PerformanceReport {
 			.append("| series | starter ms | stock ms | starter / stock | starter MB allocated | stock MB allocated ")
 			.append("| collections while timed, starter / stock |\n")
 			.append("|---|---|---|---|---|---|---|\n");
-		for (String series : ScrapeBenchmark.SERIES) {
+		for (String series : scrapeSeries()) {
 			Optional<JsonNode> starter = scrapeResult(series, "starter");
 			Optional<JsonNode> stock = scrapeResult(series, "stock");
 			if (starter.isPresent() && stock.isPresent()) {
@@ -514,6 +514,16 @@ final class PerformanceReport {
 		return find((result) -> result.get("benchmark").asText().endsWith("ScrapeBenchmark.scrape")
 				&& result.get("params").get("series").asText().equals(series)
 				&& result.get("params").get("registry").asText().equals(registry));
+	}
+
+	/** The sizes the results hold scrape rows of, smallest first. */
+	private List<String> scrapeSeries() {
+		return this.results.stream()
+			.filter((result) -> result.get("benchmark").asText().endsWith("ScrapeBenchmark.scrape"))
+			.map((result) -> result.get("params").get("series").asText())
+			.distinct()
+			.sorted(java.util.Comparator.comparingInt(Integer::parseInt))
+			.toList();
 	}
 
 	private Optional<JsonNode> scrapeFormatResult(String format, String registry) {
