@@ -29,7 +29,10 @@ import tools.jackson.databind.node.ObjectNode;
  * duration) into the docs directory given as the first argument. Heap and start-up
  * figures come from {@link JvmProbe} runs in JVMs of their own, the start-up runs
  * alternating the two variants ({@link StartupComparison}). With {@code --report-only} as
- * second argument it only rewrites the report from those files.
+ * second argument it only rewrites the report from those files. With {@code --rows} and a
+ * regular expression of recording benchmark methods, or {@code --scrape-rows} and
+ * optionally the forks of each registry, it runs those rows again and puts them in place
+ * of the earlier run's.
  */
 public final class RunBenchmarks {
 
@@ -51,8 +54,18 @@ public final class RunBenchmarks {
 	/** Where the probes file lists the rows run again after the whole run. */
 	private static final String LATER_RUNS = "later-runs";
 
-	/** Forks of each scrape variant, one of each per round. */
-	private static final int SCRAPE_ROUNDS = 6;
+	/**
+	 * Forks of each registry in the {@link ScrapeBenchmark} rows, one of each per round:
+	 * three, not six, so that the scrape part of a run (these 12 JVMs and the 12 of the
+	 * formats' rows, about a minute each at 50,000 series) stays within about 15 minutes.
+	 */
+	private static final int SCRAPE_ROUNDS = 3;
+
+	/**
+	 * Forks of each registry in each format's {@link ScrapeFormatsBenchmark} row, one of
+	 * each per round.
+	 */
+	private static final int SCRAPE_FORMAT_ROUNDS = 2;
 
 	private RunBenchmarks() {
 	}
@@ -67,6 +80,10 @@ public final class RunBenchmarks {
 			rows(docs, args[2]);
 			return;
 		}
+		if (args.length > 1 && args[1].equals("--scrape-rows")) {
+			scrapeRows(docs, (args.length > 2) ? Integer.parseInt(args[2]) : SCRAPE_FORMAT_ROUNDS);
+			return;
+		}
 		Path work = Files.createTempDirectory("controller-observability-benchmarks");
 		Instant started = Instant.now();
 		ArrayNode results = JSON.createArrayNode();
@@ -78,6 +95,7 @@ public final class RunBenchmarks {
 					(options) -> options(options, ScrapeBenchmark.class, 1, ".*").param("series", series), "registry",
 					ScrapeBenchmark.REGISTRIES, SCRAPE_ROUNDS, random));
 		}
+		results.addAll(scrapeFormats(work, random, SCRAPE_FORMAT_ROUNDS));
 		StartupComparison startup = StartupComparison.run(STARTUP_WARM_UP_RUNS, STARTUP_PAIRS, random);
 		ObjectNode probes = JSON.createObjectNode();
 		probes.put("heap-per-series", ProbeProcess.run("series", "10000").get("heap-per-series"));
@@ -108,6 +126,40 @@ public final class RunBenchmarks {
 		ArrayNode fresh = JSON.createArrayNode();
 		fresh.addAll(run(work, "rows-1-thread", RecordingBenchmark.class, 1, 1, methods));
 		fresh.addAll(run(work, "rows-2-threads", RecordingBenchmark.class, 2, TWO_THREAD_FORKS, methods));
+		replace(docs, fresh, started);
+	}
+
+	/**
+	 * Runs the scrape rows of the three formats again, side by side with each other, puts
+	 * their results in place of the earlier ones and rewrites the report, which names
+	 * them and their run.
+	 * @param docs where the earlier run's files are
+	 * @param rounds forks of each registry in each format
+	 */
+	private static void scrapeRows(Path docs, int rounds) throws Exception {
+		Path work = Files.createTempDirectory("controller-observability-benchmarks");
+		Instant started = Instant.now();
+		ArrayNode fresh = JSON.createArrayNode();
+		fresh.addAll(scrapeFormats(work, new Random(), rounds));
+		replace(docs, fresh, started);
+	}
+
+	/** The starter's {@code ScrapeWriter} against the stock registry, in each format. */
+	private static List<JsonNode> scrapeFormats(Path work, Random random, int rounds) throws Exception {
+		List<JsonNode> results = new ArrayList<>();
+		for (String format : ScrapeFormatsBenchmark.FORMATS) {
+			results.addAll(InterleavedForks.run(JSON, work.resolve("scrape-formats.json"),
+					(options) -> options(options, ScrapeFormatsBenchmark.class, 1, ".*").param("format", format),
+					"registry", ScrapeFormatsBenchmark.REGISTRIES, rounds, random));
+		}
+		return results;
+	}
+
+	/**
+	 * Puts fresh results in place of the earlier ones of the same benchmark and
+	 * parameters, notes them as a later run and rewrites the report.
+	 */
+	private static void replace(Path docs, ArrayNode fresh, Instant started) throws IOException {
 		List<String> rerun = new ArrayList<>();
 		fresh.forEach((result) -> {
 			if (!rerun.contains(result.get("benchmark").asString())) {

@@ -127,6 +127,33 @@ class PerformanceReportTests {
 			.doesNotContain("| start-up,");
 	}
 
+	@Test
+	void judgesTheScrapeInEachFormatOnTimeAndAllocation() throws Exception {
+		List<JsonNode> results = new java.util.ArrayList<>();
+		for (String format : ScrapeFormatsBenchmark.FORMATS) {
+			results.add(scrapeFormat(format, "starter", 500, 7e7));
+			results.add(scrapeFormat(format, "stock", format.equals("protobuf") ? 900 : 2000, 8e8));
+		}
+		PerformanceReport report = new PerformanceReport(results, Map.of(),
+				StartupComparison.fromJson(JSON.readTree("{}").path("startup")), Duration.ofMinutes(5));
+		assertThat(report.markdown()).contains(
+				"| Scrape ≤ 0.5 × stock (time) at 50000 series, text | 500.0 ms vs 2000.0 ms: 0.25 × | met |",
+				"| Scrape ≤ 0.5 × stock (allocation) at 50000 series, text | 70.0 MB vs 800.0 MB: 0.088 × | met |",
+				"| Scrape ≤ 0.5 × stock (time) at 50000 series, protobuf | 500.0 ms vs 900.0 ms: 0.56 × | **missed** |",
+				"| openmetrics | 500.0 ± 1.0 | 2000.0 ± 1.0 | 0.25 | 70.0 | 800.0 | 0.088 | 0 / 0 |");
+	}
+
+	private static JsonNode scrapeFormat(String format, String registry, double millis, double bytes) {
+		return JSON.readTree("""
+				{"benchmark": "dev.controllerobservability.benchmarks.ScrapeFormatsBenchmark.scrape", "threads": 1,
+				 "interleavedForks": true,
+				 "params": {"format": "%s", "registry": "%s"},
+				 "primaryMetric": {"score": %s, "scoreError": 1.0, "scoreUnit": "ms/op"},
+				 "secondaryMetrics": {"gc.alloc.rate.norm": {"score": %s, "scoreUnit": "B/op"},
+				  "gc.count": {"score": 0, "scoreUnit": "counts"}}}
+				""".formatted(format, registry, millis, bytes));
+	}
+
 	private static JsonNode recording(String method, double nanos, double bytes) {
 		return JSON.readTree("""
 				{"benchmark": "dev.controllerobservability.benchmarks.RecordingBenchmark.%s", "threads": 1,

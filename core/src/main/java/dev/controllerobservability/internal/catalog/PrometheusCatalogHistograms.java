@@ -105,7 +105,7 @@ final class PrometheusCatalogHistograms implements CatalogHistograms {
 			}
 			PrometheusRegistry registry = PrometheusCatalogHistograms.this.registry;
 			try {
-				registry.register(this.histogram);
+				this.histogram.register(registry);
 				if (this.maxima != null) {
 					registry.register(GaugeWithCallback.builder()
 						.name(name + "_max")
@@ -122,7 +122,7 @@ final class PrometheusCatalogHistograms implements CatalogHistograms {
 			}
 			catch (RuntimeException ex) {
 				// Both or neither: the next call tries the family again.
-				registry.unregister(this.histogram);
+				this.histogram.unregister(registry);
 				claimed.release(names);
 				throw ex;
 			}

@@ -1,21 +1,26 @@
 package dev.controllerobservability.internal.metrics;
 
 import java.util.Arrays;
+import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.DoubleAdder;
 
 import io.prometheus.metrics.model.registry.Collector;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.ClassicHistogramBuckets;
 import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
 import io.prometheus.metrics.model.snapshots.HistogramSnapshot.HistogramDataPointSnapshot;
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.NativeHistogramBuckets;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A histogram with classic buckets and, at once, native buckets of schema 3 (bucket
@@ -48,6 +53,10 @@ import io.prometheus.metrics.model.snapshots.NativeHistogramBuckets;
  * histogram is built with: {@link Range#DURATIONS} (the default) or
  * {@link Range#ALL_VALUES}. NaN is never counted; {@link DataPoint#observe} says whether
  * a value was.
+ * <p>
+ * Registered with {@link #register(PrometheusRegistry)}, a histogram is rendered straight
+ * to bytes by {@link ScrapeWriter}, with no snapshot objects; {@link #collect()} serves
+ * every other reader of the registry.
  */
 public final class NativeHistogram implements Collector {
 
@@ -101,6 +110,8 @@ public final class NativeHistogram implements Collector {
 		}
 	}
 
+	private static final Comparator<DataPoint> BY_LABELS = Comparator.comparing(DataPoint::labels);
+
 	private static final long SIGNIFICAND_BITS = 0x000fffffffffffffL;
 
 	private static final long EXPONENT_OF_ONE_HALF = Double.doubleToRawLongBits(0.5);
@@ -130,6 +141,11 @@ public final class NativeHistogram implements Collector {
 	private final Labels constLabels;
 
 	private final Map<List<String>, DataPoint> dataPoints = new ConcurrentHashMap<>();
+
+	/** Series created or removed so far. */
+	private final AtomicLong changes = new AtomicLong();
+
+	private volatile @Nullable Sorted sorted;
 
 	private NativeHistogram(String name, String help, Range range, double[] upperBounds, String[] labelNames,
 			Labels constLabels) {
@@ -176,8 +192,19 @@ public final class NativeHistogram implements Collector {
 			throw new IllegalArgumentException(this.name + " has the labels " + Arrays.toString(this.labelNames)
 					+ ", not the values " + Arrays.toString(values));
 		}
-		return this.dataPoints.computeIfAbsent(List.of(values),
-				(key) -> new DataPoint(this, this.constLabels.merge(this.labelNames, values)));
+		List<String> key = List.of(values);
+		DataPoint point = this.dataPoints.get(key);
+		if (point != null) {
+			return point;
+		}
+		DataPoint created = new DataPoint(this, this.constLabels.merge(this.labelNames, values));
+		point = this.dataPoints.putIfAbsent(key, created);
+		if (point != null) {
+			return point;
+		}
+		// Counted once in the map, so that a scrape never keeps an order without it.
+		this.changes.incrementAndGet();
+		return created;
 	}
 
 	/**
@@ -187,12 +214,74 @@ public final class NativeHistogram implements Collector {
 	 * @return whether it existed
 	 */
 	public boolean remove(String... values) {
-		return this.dataPoints.remove(List.of(values)) != null;
+		boolean removed = this.dataPoints.remove(List.of(values)) != null;
+		if (removed) {
+			this.changes.incrementAndGet();
+		}
+		return removed;
+	}
+
+	/**
+	 * Registers this histogram with a registry, and remembers it there for
+	 * {@link ScrapeWriter}, which renders it without snapshots. <pre>{@code
+	 * NativeHistogram histogram = NativeHistogram.builder("karpenter_bind_duration_seconds", "Bind.", buckets).build();
+	 * histogram.register(meterRegistry.getPrometheusRegistry());
+	 * }</pre>
+	 * @param registry the registry
+	 * @throws IllegalArgumentException if the registry holds a collector of this name
+	 */
+	public void register(PrometheusRegistry registry) {
+		RenderedHistograms.register(registry, this);
+	}
+
+	/**
+	 * Unregisters this histogram from a registry it was {@link #register registered}
+	 * with.
+	 * @param registry the registry
+	 */
+	public void unregister(PrometheusRegistry registry) {
+		RenderedHistograms.unregister(registry, this);
 	}
 
 	@Override
 	public String getPrometheusName() {
 		return this.name;
+	}
+
+	String help() {
+		return this.help;
+	}
+
+	double[] upperBounds() {
+		return this.upperBounds;
+	}
+
+	double zeroThreshold() {
+		return this.range.zeroThreshold;
+	}
+
+	Collection<DataPoint> dataPoints() {
+		return this.dataPoints.values();
+	}
+
+	/**
+	 * The series in the order of their labels, as a snapshot lists them; sorted again
+	 * only after series came or went, as a scrape of many series would otherwise spend
+	 * much of its time sorting.
+	 */
+	DataPoint[] sortedDataPoints() {
+		Sorted sorted = this.sorted;
+		long changes = this.changes.get();
+		if (sorted != null && sorted.changes == changes) {
+			return sorted.points;
+		}
+		DataPoint[] points = this.dataPoints.values().toArray(new DataPoint[0]);
+		Arrays.sort(points, BY_LABELS);
+		// Kept only if no series came or went while sorting.
+		if (this.changes.get() == changes) {
+			this.sorted = new Sorted(changes, points);
+		}
+		return points;
 	}
 
 	@Override
@@ -478,13 +567,38 @@ public final class NativeHistogram implements Collector {
 			return counts;
 		}
 
+		Labels labels() {
+			return this.labels;
+		}
+
 		HistogramDataPointSnapshot snapshot() {
+			Reading reading = new Reading(this.histogram.upperBounds.length);
+			read(reading);
+			return HistogramDataPointSnapshot.builder()
+				.classicHistogramBuckets(ClassicHistogramBuckets.of(this.histogram.upperBounds, reading.classicCounts))
+				.nativeSchema(reading.schema)
+				.nativeZeroThreshold(this.histogram.range.zeroThreshold)
+				.nativeZeroCount(reading.zeroCount)
+				.nativeBucketsForPositiveValues(reading.positive.buckets())
+				.nativeBucketsForNegativeValues(reading.negative.buckets())
+				.sum(reading.sum)
+				.labels(this.labels)
+				.createdTimestampMillis(this.createdMillis)
+				.build();
+		}
+
+		/**
+		 * Reads the series into a reading, each counter once, so that classic and native
+		 * buckets, and the count summed from them, agree.
+		 * @param reading where to read it, of as many classic buckets as the histogram
+		 */
+		void read(Reading reading) {
 			NativeHistogram histogram = this.histogram;
-			long[] classicCounts = new long[histogram.upperBounds.length];
+			reading.reset();
+			long[] classicCounts = reading.classicCounts;
+			NativeCounts positive = reading.positive;
+			NativeCounts negative = reading.negative;
 			long zeroCount = 0;
-			NativeCounts positive = new NativeCounts();
-			NativeCounts negative = new NativeCounts();
-			// Each counter is read once, and both kinds of buckets are summed from it.
 			for (int p = 0; p < this.pages.length(); p++) {
 				AtomicReferenceArray<AtomicLongArray> page = this.pages.get(p);
 				for (int c = 0; page != null && c < PAGE_SIZE; c++) {
@@ -519,29 +633,79 @@ public final class NativeHistogram implements Collector {
 				negative.widen();
 				schema--;
 			}
-			return HistogramDataPointSnapshot.builder()
-				.classicHistogramBuckets(ClassicHistogramBuckets.of(histogram.upperBounds, classicCounts))
-				.nativeSchema(schema)
-				.nativeZeroThreshold(histogram.range.zeroThreshold)
-				.nativeZeroCount(zeroCount)
-				.nativeBucketsForPositiveValues(positive.buckets())
-				.nativeBucketsForNegativeValues(negative.buckets())
-				.sum(this.sum.sum())
-				.labels(this.labels)
-				.createdTimestampMillis(this.createdMillis)
-				.build();
+			reading.zeroCount = zeroCount;
+			reading.schema = schema;
+			reading.sum = this.sum.sum();
 		}
 
 	}
 
+	/**
+	 * One series as a scrape reads it; a renderer reuses one for every series of a
+	 * histogram, so that reading allocates nothing.
+	 */
+	static final class Reading {
+
+		final long[] classicCounts;
+
+		final NativeCounts positive = new NativeCounts();
+
+		final NativeCounts negative = new NativeCounts();
+
+		long zeroCount;
+
+		int schema;
+
+		double sum;
+
+		Reading(int classicBuckets) {
+			this.classicCounts = new long[classicBuckets];
+		}
+
+		void reset() {
+			Arrays.fill(this.classicCounts, 0);
+			this.positive.size = 0;
+			this.negative.size = 0;
+		}
+
+		/**
+		 * The observation count as the snapshot sums it from the classic buckets: below
+		 * zero once it overflows, when the formats leave it out.
+		 */
+		long count() {
+			long count = 0;
+			for (long bucket : this.classicCounts) {
+				count += bucket;
+			}
+			return count;
+		}
+
+	}
+
+	/** The series in the order of their labels after some number of changes. */
+	private record Sorted(long changes, DataPoint[] points) {
+	}
+
 	/** Native buckets of one sign being read for a scrape, ascending by index. */
-	private static final class NativeCounts {
+	static final class NativeCounts {
 
 		private int[] indexes = new int[CHUNK_SIZE];
 
 		private long[] counts = new long[CHUNK_SIZE];
 
 		private int size;
+
+		int size() {
+			return this.size;
+		}
+
+		int index(int i) {
+			return this.indexes[i];
+		}
+
+		long count(int i) {
+			return this.counts[i];
+		}
 
 		/** Adds to the last bucket if it is the same, else appends one. */
 		void add(int index, long count) {

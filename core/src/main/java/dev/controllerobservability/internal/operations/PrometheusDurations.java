@@ -133,7 +133,7 @@ public final class PrometheusDurations implements OperationDurations {
 				}
 				catch (RuntimeException ex) {
 					// Both or neither: the next call tries the family again.
-					PrometheusDurations.this.registry.unregister(this.histogram);
+					this.histogram.unregister(PrometheusDurations.this.registry);
 					PrometheusDurations.this.claimed.release(names);
 					throw ex;
 				}
@@ -158,7 +158,7 @@ public final class PrometheusDurations implements OperationDurations {
 
 		private void register(NativeHistogram histogram, List<String> names) {
 			try {
-				PrometheusDurations.this.registry.register(histogram);
+				histogram.register(PrometheusDurations.this.registry);
 			}
 			catch (RuntimeException ex) {
 				PrometheusDurations.this.claimed.release(names);

@@ -58,7 +58,7 @@ public final class ControllerRuntimeHistograms {
 				KubernetesConventions.WORKQUEUE_BUCKETS, constantLabels, "name", "controller");
 		for (NativeHistogram histogram : List.of(this.reconcileTime, this.queueDuration, this.workDuration)) {
 			if (!disabled.contains(histogram.getPrometheusName())) {
-				registry.register(histogram);
+				histogram.register(registry);
 			}
 		}
 	}

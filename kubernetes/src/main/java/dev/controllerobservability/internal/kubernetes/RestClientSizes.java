@@ -112,7 +112,7 @@ public final class RestClientSizes {
 	private static NativeHistogram register(PrometheusRegistry registry, Collection<String> disabled,
 			NativeHistogram histogram) {
 		if (!disabled.contains(histogram.getPrometheusName())) {
-			registry.register(histogram);
+			histogram.register(registry);
 		}
 		return histogram;
 	}

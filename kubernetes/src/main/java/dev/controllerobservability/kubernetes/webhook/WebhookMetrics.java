@@ -91,7 +91,7 @@ public final class WebhookMetrics {
 			.constLabels(NativeHistogram.constantLabels(constantLabels, WebhookFamilies.WEBHOOK_LABEL))
 			.build();
 		if (!disabledMetrics.contains(WebhookFamilies.LATENCY)) {
-			prometheusRegistry.register(this.latency);
+			this.latency.register(prometheusRegistry);
 		}
 	}
 

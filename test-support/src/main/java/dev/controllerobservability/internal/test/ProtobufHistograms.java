@@ -33,11 +33,8 @@ public final class ProtobufHistograms {
 	 * @throws Exception if the scrape cannot be read
 	 */
 	public static List<Series> read(byte[] bytes) throws Exception {
-		Class<?> familyClass = metricFamilyClass();
-		InputStream in = new ByteArrayInputStream(bytes);
 		List<Series> series = new ArrayList<>();
-		Object family;
-		while ((family = familyClass.getMethod("parseDelimitedFrom", InputStream.class).invoke(null, in)) != null) {
+		for (Object family : families(bytes)) {
 			if (!"HISTOGRAM".equals(call(family, "getType").toString())) {
 				continue;
 			}
@@ -60,6 +57,34 @@ public final class ProtobufHistograms {
 			}
 		}
 		return series;
+	}
+
+	/**
+	 * Every metric family of a scrape, as the generated {@code MetricFamily} messages,
+	 * which are equal when every field, native buckets included, is.
+	 * @param bytes the scrape, length-delimited metric families
+	 * @return the families, in the order of the scrape
+	 * @throws Exception if the scrape cannot be read
+	 */
+	public static List<Object> families(byte[] bytes) throws Exception {
+		Class<?> familyClass = metricFamilyClass();
+		InputStream in = new ByteArrayInputStream(bytes);
+		List<Object> families = new ArrayList<>();
+		Object family;
+		while ((family = familyClass.getMethod("parseDelimitedFrom", InputStream.class).invoke(null, in)) != null) {
+			families.add(family);
+		}
+		return families;
+	}
+
+	/**
+	 * The name of a family {@link #families read} from a scrape.
+	 * @param family the family
+	 * @return its name
+	 * @throws Exception if it has none
+	 */
+	public static String name(Object family) throws Exception {
+		return (String) call(family, "getName");
 	}
 
 	private static Class<?> metricFamilyClass() throws Exception {
