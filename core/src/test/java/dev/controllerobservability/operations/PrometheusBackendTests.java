@@ -158,11 +158,17 @@ class PrometheusBackendTests {
 			.operationHistograms(prometheus)
 			.build()
 			.operations();
-		traced.observe("bind", Tags.empty(), () -> this.clock.add(Duration.ofMillis(30)));
+		traced.observe("bind", Tags.empty(), () -> {
+			this.clock.add(Duration.ofMillis(30));
+			assertThat(PrometheusScrape.parse(registry.scrape()).value("karpenter_bind_in_flight", Map.of()))
+				.isEqualTo(1);
+		});
 		assertThat(traced.isRecordingDirectly()).isFalse();
 		assertThat(seen).hasSize(1);
-		assertThat(PrometheusScrape.parse(registry.scrape())
-			.value("karpenter_bind_duration_seconds_count", Map.of("error", "none", "result", "success"))).isEqualTo(1);
+		PrometheusScrape scrape = PrometheusScrape.parse(registry.scrape());
+		assertThat(scrape.value("karpenter_bind_duration_seconds_count", Map.of("error", "none", "result", "success")))
+			.isEqualTo(1);
+		assertThat(scrape.value("karpenter_bind_in_flight", Map.of())).isZero();
 	}
 
 	@Test
