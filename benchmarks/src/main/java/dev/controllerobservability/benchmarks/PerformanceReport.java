@@ -421,7 +421,8 @@ final class PerformanceReport {
 						this.startup.warmUpRuns()))
 				.append(stoppingRule())
 				.append("Every run has the same JVM options, ")
-				.append(String.join(" ", ProbeProcess.STARTUP_OPTIONS))
+				.append(String.join(" ",
+						ProbeProcess.STARTUP_OPTIONS.stream().map((option) -> "`" + option + "`").toList()))
 				.append(" (see the notes). The start-up target is judged on what the starter adds to the mean, the ")
 				.append("mean of the differences within each pair, with its 95 % confidence interval; the mean of ")
 				.append("each variant comes with its own, and the medians are shown beside them.\n\n")
