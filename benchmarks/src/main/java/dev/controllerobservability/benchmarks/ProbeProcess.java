@@ -16,6 +16,14 @@ import java.util.Map;
  */
 final class ProbeProcess {
 
+	/**
+	 * JVM options of every start-up run, the same for both variants: a fixed heap, so
+	 * that no run resizes it at a moment of its own, and the serial collector, which
+	 * starts no collector threads to compete with the start-up on a small machine and is
+	 * what the JVM picks by itself in a container of one CPU or less than 1792 MB.
+	 */
+	static final List<String> STARTUP_OPTIONS = List.of("-Xms1g", "-XX:+UseSerialGC");
+
 	private ProbeProcess() {
 	}
 
@@ -31,6 +39,9 @@ final class ProbeProcess {
 		List<String> command = new ArrayList<>(List.of(
 				Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx1g",
 				"-Djava.awt.headless=true", "-cp", System.getProperty("java.class.path"), JvmProbe.class.getName()));
+		if (args.length > 0 && args[0].equals("startup")) {
+			command.addAll(1, STARTUP_OPTIONS);
+		}
 		command.addAll(List.of(args));
 		Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
 		Map<String, Double> results = new LinkedHashMap<>();

@@ -41,8 +41,15 @@ public final class RunBenchmarks {
 	/** Launches of the controller before the measured start-up runs, discarded. */
 	private static final int STARTUP_WARM_UP_RUNS = 2;
 
-	/** Measured start-up runs of each variant, one of each per pair. */
-	private static final int STARTUP_PAIRS = 20;
+	/** The fewest measured pairs of start-up runs, one run of each variant per pair. */
+	private static final int STARTUP_MIN_PAIRS = 20;
+
+	/**
+	 * The most: pairs are added until the 95 % interval of the added time is narrow
+	 * enough to judge the target ({@link StartupComparison#PRECISION}), at most 12
+	 * minutes of runs here.
+	 */
+	private static final int STARTUP_MAX_PAIRS = 60;
 
 	/**
 	 * Forks of each recording benchmark at two threads: on two cores the two threads
@@ -96,7 +103,8 @@ public final class RunBenchmarks {
 					ScrapeBenchmark.REGISTRIES, SCRAPE_ROUNDS, random));
 		}
 		results.addAll(scrapeFormats(work, random, SCRAPE_FORMAT_ROUNDS));
-		StartupComparison startup = StartupComparison.run(STARTUP_WARM_UP_RUNS, STARTUP_PAIRS, random);
+		StartupComparison startup = StartupComparison.run(STARTUP_WARM_UP_RUNS, STARTUP_MIN_PAIRS, STARTUP_MAX_PAIRS,
+				random);
 		ObjectNode probes = JSON.createObjectNode();
 		probes.put("heap-per-series", ProbeProcess.run("series", "10000").get("heap-per-series"));
 		probes.set("startup", startup.toJson(JSON));

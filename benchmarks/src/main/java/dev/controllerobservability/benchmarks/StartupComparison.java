@@ -21,8 +21,10 @@ import tools.jackson.databind.node.ObjectNode;
  * the controller vary by about 15 % on a shared machine, and the load drifts over
  * minutes, so the runs come in pairs, one of each variant in a random order, after
  * warm-up launches that are discarded (they fill the operating system's file caches).
- * Samples are kept so that the report can give means with confidence intervals and
- * medians.
+ * Pairs are added until the 95 % confidence interval of the mean difference within a pair
+ * is narrower than {@link #PRECISION} of the mean start-up without the starter, the
+ * target's margin, or until a cap. Samples are kept so that the report can give means
+ * with confidence intervals and medians.
  */
 final class StartupComparison {
 
@@ -37,29 +39,56 @@ final class StartupComparison {
 
 	private static final String ORDER = "order";
 
+	private static final String MIN_PAIRS = "min-pairs";
+
+	private static final String MAX_PAIRS = "max-pairs";
+
+	/**
+	 * How narrow the 95 % confidence interval of the mean paired difference must be, as a
+	 * share of the mean start-up without the starter: the start-up target's margin.
+	 */
+	static final double PRECISION = 0.05;
+
+	private final int minPairs;
+
+	private final int maxPairs;
+
 	private final int warmUpRuns;
 
 	private final List<String> order;
 
 	private final Map<String, Map<String, List<Double>>> samples;
 
-	private StartupComparison(int warmUpRuns, List<String> order, Map<String, Map<String, List<Double>>> samples) {
+	private StartupComparison(int warmUpRuns, int minPairs, int maxPairs, List<String> order,
+			Map<String, Map<String, List<Double>>> samples) {
 		this.warmUpRuns = warmUpRuns;
+		this.minPairs = minPairs;
+		this.maxPairs = maxPairs;
 		this.order = order;
 		this.samples = samples;
 	}
 
 	/**
-	 * Runs the comparison.
+	 * Runs the comparison: at least {@code minPairs} pairs, then more until the 95 %
+	 * confidence interval of the mean paired difference is narrower than
+	 * {@link #PRECISION} of the mean start-up without the starter, at most
+	 * {@code maxPairs}.
 	 * @param warmUpRuns launches before the measured ones, alternating the variants,
 	 * whose results are discarded
-	 * @param pairs measured pairs: each one run of each variant, in a random order
+	 * @param minPairs the fewest measured pairs: each one run of each variant, in a
+	 * random order
+	 * @param maxPairs the most measured pairs, when the interval stays wider
 	 * @param random decides the order within each pair
 	 * @return the samples
 	 * @throws IOException if a JVM cannot be started
 	 * @throws InterruptedException if interrupted while waiting for one
 	 */
-	static StartupComparison run(int warmUpRuns, int pairs, Random random) throws IOException, InterruptedException {
+	static StartupComparison run(int warmUpRuns, int minPairs, int maxPairs, Random random)
+			throws IOException, InterruptedException {
+		if (minPairs < 2 || maxPairs < minPairs) {
+			throw new IllegalArgumentException(
+					"Start-up pairs: need at least 2 and no more than the cap, got " + minPairs + " to " + maxPairs);
+		}
 		for (int i = 0; i < warmUpRuns; i++) {
 			String variant = VARIANTS.get(i % VARIANTS.size());
 			System.out.printf("Start-up warm-up %d/%d (%s): %.0f ms%n", i + 1, warmUpRuns, variant,
@@ -67,7 +96,8 @@ final class StartupComparison {
 		}
 		List<String> order = new ArrayList<>();
 		Map<String, Map<String, List<Double>>> samples = new LinkedHashMap<>();
-		for (int pair = 0; pair < pairs; pair++) {
+		StartupComparison comparison = new StartupComparison(warmUpRuns, minPairs, maxPairs, order, samples);
+		for (int pair = 0; pair < maxPairs && (pair < minPairs || !comparison.isPreciseEnough()); pair++) {
 			List<String> variants = new ArrayList<>(VARIANTS);
 			if (random.nextBoolean()) {
 				Collections.reverse(variants);
@@ -80,10 +110,47 @@ final class StartupComparison {
 						.computeIfAbsent(name, (key) -> new ArrayList<>())
 						.add(results.get(name));
 				}
-				System.out.printf("Start-up pair %d/%d (%s): %.0f ms%n", pair + 1, pairs, variant, results.get(MILLIS));
+				System.out.printf("Start-up pair %d (%d to %d) (%s): %.0f ms%n", pair + 1, minPairs, maxPairs, variant,
+						results.get(MILLIS));
+			}
+			Sample added = comparison.addedMillis();
+			if (added.count() > 1) {
+				System.out.printf("Start-up after %d pairs: %+.0f ± %.0f ms, interval %.1f %% of %.0f ms%n",
+						added.count(), added.mean(), added.confidence95(), 100 * comparison.intervalShare(),
+						comparison.millis("without-starter").mean());
 			}
 		}
-		return new StartupComparison(warmUpRuns, order, samples);
+		return comparison;
+	}
+
+	/**
+	 * Whether the 95 % confidence interval of the mean paired difference is narrower than
+	 * {@link #PRECISION} of the mean start-up without the starter.
+	 * @return whether enough pairs ran to judge the target
+	 */
+	boolean isPreciseEnough() {
+		return intervalShare() < PRECISION;
+	}
+
+	/**
+	 * The width of the 95 % confidence interval of the mean paired difference, as a share
+	 * of the mean start-up without the starter.
+	 * @return the share, NaN with fewer than two pairs
+	 */
+	double intervalShare() {
+		Sample added = addedMillis();
+		if (added.count() < 2) {
+			return Double.NaN;
+		}
+		return 2 * added.confidence95() / millis("without-starter").mean();
+	}
+
+	int minPairs() {
+		return this.minPairs;
+	}
+
+	int maxPairs() {
+		return this.maxPairs;
 	}
 
 	/**
@@ -106,12 +173,15 @@ final class StartupComparison {
 				}
 			}
 		}
-		return new StartupComparison(json.path(WARM_UP_RUNS).asInt(0), order, samples);
+		return new StartupComparison(json.path(WARM_UP_RUNS).asInt(0), json.path(MIN_PAIRS).asInt(0),
+				json.path(MAX_PAIRS).asInt(0), order, samples);
 	}
 
 	ObjectNode toJson(JsonMapper json) {
 		ObjectNode node = json.createObjectNode();
 		node.put(WARM_UP_RUNS, this.warmUpRuns);
+		node.put(MIN_PAIRS, this.minPairs);
+		node.put(MAX_PAIRS, this.maxPairs);
 		ArrayNode order = node.putArray(ORDER);
 		this.order.forEach(order::add);
 		this.samples.forEach((variant, byName) -> {
@@ -167,14 +237,17 @@ final class StartupComparison {
 
 	/**
 	 * Runs only the start-up comparison and prints the report, for trying out a change
-	 * without the whole benchmark run: {@code StartupComparison [pairs] [warm-up runs]}.
-	 * @param args the number of pairs (default 20) and of warm-up runs (default 2)
+	 * without the whole benchmark run:
+	 * {@code StartupComparison [min pairs] [max pairs] [warm-up runs]}.
+	 * @param args the fewest and most pairs (default 20 and 60) and the warm-up runs
+	 * (default 2)
 	 * @throws Exception if a run fails
 	 */
 	public static void main(String[] args) throws Exception {
-		int pairs = (args.length > 0) ? Integer.parseInt(args[0]) : 20;
-		int warmUps = (args.length > 1) ? Integer.parseInt(args[1]) : 2;
-		StartupComparison comparison = run(warmUps, pairs, new Random());
+		int minPairs = (args.length > 0) ? Integer.parseInt(args[0]) : 20;
+		int maxPairs = (args.length > 1) ? Integer.parseInt(args[1]) : 60;
+		int warmUps = (args.length > 2) ? Integer.parseInt(args[2]) : 2;
+		StartupComparison comparison = run(warmUps, minPairs, maxPairs, new Random());
 		System.out.println(JsonMapper.builder()
 			.build()
 			.writerWithDefaultPrettyPrinter()

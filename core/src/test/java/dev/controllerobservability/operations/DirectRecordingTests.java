@@ -51,6 +51,30 @@ class DirectRecordingTests {
 	}
 
 	@Test
+	void findsEachRememberedLabelSetByItsOwnTagsOrEqualOnesWhereverTheirLookupsMeet() {
+		ControllerOperations operations = operations(true);
+		// More label sets than the table of last lookups has places, so that many meet.
+		int labelSets = 3000;
+		List<Tags> tags = new java.util.ArrayList<>();
+		for (int i = 0; i < labelSets; i++) {
+			tags.add(Tags.of("provisioner", "p" + i));
+		}
+		for (int round = 0; round < 3; round++) {
+			for (int i = 0; i < labelSets; i++) {
+				Tags given = (round == 2) ? Tags.of("provisioner", "p" + i) : tags.get(i);
+				operations.observe((i % 2 == 0) ? "bind" : "launch", given, () -> "done");
+			}
+		}
+		for (int i = 0; i < labelSets; i++) {
+			assertThat(this.registry.get((i % 2 == 0) ? "karpenter.bind.duration" : "karpenter.launch.duration")
+				.tags("provisioner", "p" + i, "result", "success")
+				.timer()
+				.count()).as("calls of label set %d", i).isEqualTo(3);
+		}
+		assertThat(this.failures.count()).isZero();
+	}
+
+	@Test
 	void recordsTheSameSeriesAsTheObservationPath() {
 		ControllerOperations direct = operations(true);
 		ControllerOperations observed = operations(false);

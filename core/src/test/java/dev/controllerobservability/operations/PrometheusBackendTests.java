@@ -5,6 +5,12 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MockClock;
@@ -152,11 +158,17 @@ class PrometheusBackendTests {
 			.operationHistograms(prometheus)
 			.build()
 			.operations();
-		traced.observe("bind", Tags.empty(), () -> this.clock.add(Duration.ofMillis(30)));
+		traced.observe("bind", Tags.empty(), () -> {
+			this.clock.add(Duration.ofMillis(30));
+			assertThat(PrometheusScrape.parse(registry.scrape()).value("karpenter_bind_in_flight", Map.of()))
+				.isEqualTo(1);
+		});
 		assertThat(traced.isRecordingDirectly()).isFalse();
 		assertThat(seen).hasSize(1);
-		assertThat(PrometheusScrape.parse(registry.scrape())
-			.value("karpenter_bind_duration_seconds_count", Map.of("error", "none", "result", "success"))).isEqualTo(1);
+		PrometheusScrape scrape = PrometheusScrape.parse(registry.scrape());
+		assertThat(scrape.value("karpenter_bind_duration_seconds_count", Map.of("error", "none", "result", "success")))
+			.isEqualTo(1);
+		assertThat(scrape.value("karpenter_bind_in_flight", Map.of())).isZero();
 	}
 
 	@Test
@@ -188,6 +200,115 @@ class PrometheusBackendTests {
 			.doesNotContain("karpenter_evict_duration_seconds")
 			.contains("karpenter_evict_in_flight");
 		assertThat(this.observability.failures().count()).isZero();
+	}
+
+	@Test
+	void countsCallsInFlightUntilTheyEndWhateverTheirOutcome() {
+		Map<String, String> gpu = Map.of("cluster", "dev", "provisioner", "gpu");
+		OperationHandle handle = this.operations.bind("bind", Tags.of("provisioner", "gpu"));
+		handle.observe(() -> {
+			assertThat(inFlight(gpu)).isEqualTo(1);
+			this.operations.observe("bind", Tags.of("provisioner", "gpu"),
+					() -> assertThat(inFlight(gpu)).isEqualTo(2));
+			assertThat(inFlight(gpu)).isEqualTo(1);
+		});
+		assertThat(inFlight(gpu)).isZero();
+		assertThatIllegalStateException().isThrownBy(() -> handle.observe((Runnable) () -> {
+			assertThat(inFlight(gpu)).isEqualTo(1);
+			throw new IllegalStateException("no node");
+		}));
+		assertThat(inFlight(gpu)).isZero();
+		CompletableFuture<String> pending = new CompletableFuture<>();
+		handle.observeAsync(() -> pending);
+		assertThat(inFlight(gpu)).isEqualTo(1);
+		pending.complete("bound");
+		assertThat(inFlight(gpu)).isZero();
+		PrometheusScrape scrape = PrometheusScrape.parse(this.registry.scrape());
+		assertThat(scrape.value("karpenter_bind_duration_seconds_count",
+				Map.of("cluster", "dev", "error", "none", "provisioner", "gpu", "result", "success")))
+			.isEqualTo(3);
+		assertThat(this.observability.failures().count()).isZero();
+	}
+
+	@Test
+	void keepsTheInFlightGaugeExactAndNeverNegativeWhileThreadsRecord() throws Exception {
+		Map<String, String> gpu = Map.of("cluster", "dev", "provisioner", "gpu");
+		OperationHandle handle = this.operations.bind("bind", Tags.of("provisioner", "gpu"));
+		int threads = 4;
+		int calls = 20_000;
+		ExecutorService executor = Executors.newFixedThreadPool(threads);
+		AtomicBoolean recording = new AtomicBoolean(true);
+		List<Double> negative = new CopyOnWriteArrayList<>();
+		io.micrometer.core.instrument.Gauge gauge = this.registry.find("karpenter.bind.in_flight").gauge();
+		Thread reader = new Thread(() -> {
+			while (recording.get()) {
+				double value = gauge.value();
+				if (value < 0) {
+					negative.add(value);
+				}
+			}
+		});
+		reader.start();
+		try {
+			List<Future<?>> done = new ArrayList<>();
+			for (int t = 0; t < threads; t++) {
+				done.add(executor.submit(() -> {
+					for (int i = 0; i < calls; i++) {
+						int call = i;
+						try {
+							handle.observe((Runnable) () -> {
+								if (call % 10 == 0) {
+									throw new IllegalArgumentException("refused");
+								}
+							});
+						}
+						catch (IllegalArgumentException ex) {
+							// Every tenth call fails, as the work says.
+						}
+					}
+				}));
+			}
+			for (Future<?> future : done) {
+				future.get();
+			}
+		}
+		finally {
+			recording.set(false);
+			reader.join();
+			executor.shutdown();
+		}
+		assertThat(negative).isEmpty();
+		assertThat(inFlight(gpu)).isZero();
+		PrometheusScrape scrape = PrometheusScrape.parse(this.registry.scrape());
+		assertThat(scrape.value("karpenter_bind_duration_seconds_count",
+				Map.of("cluster", "dev", "error", "none", "provisioner", "gpu", "result", "success")))
+			.isEqualTo(threads * calls * 9 / 10);
+	}
+
+	@Test
+	void refusesTheSeriesOfAnUndeclaredOperationOfADeclaredOnesMetricNameAndLeavesNothingInFlight() {
+		ControllerObservability observability = ControllerObservability.builder(this.registry)
+			.namespace("karpenter")
+			.operationTags("provisioner")
+			.operation("b", new OperationDefinition("x_a", null, null, null))
+			.operationHistograms(this.prometheus)
+			.build();
+		ControllerOperations operations = observability.operations();
+		Tags gpu = Tags.of("provisioner", "gpu");
+		operations.observe("b", gpu, () -> this.clock.add(Duration.ofMillis(30)));
+		// Undeclared, without a subsystem: the same metric name as the declared one's.
+		operations.observe("x-a-b", gpu, () -> this.clock.add(Duration.ofMillis(30)));
+		PrometheusScrape scrape = PrometheusScrape.parse(this.registry.scrape());
+		assertThat(scrape.value("karpenter_x_a_b_duration_seconds_count",
+				Map.of("error", "none", "provisioner", "gpu", "result", "success")))
+			.isEqualTo(1);
+		assertThat(observability.failures().count()).isEqualTo(1);
+		assertThat(this.registry.find("karpenter.x_a.b.in_flight").gauge().value()).isZero();
+		assertThat(this.registry.find("karpenter.x_a_b.in_flight").gauge().value()).isZero();
+	}
+
+	private double inFlight(Map<String, String> labels) {
+		return PrometheusScrape.parse(this.registry.scrape()).value("karpenter_bind_in_flight", labels);
 	}
 
 	@Test

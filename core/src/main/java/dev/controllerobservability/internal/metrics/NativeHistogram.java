@@ -136,6 +136,13 @@ public final class NativeHistogram implements Collector {
 	/** For each classic bucket, its first counter, to find a counter's classic bucket. */
 	private final int[] classicFirstSlot;
 
+	/**
+	 * For each native bucket position, the classic bounds wholly below the bucket, or
+	 * {@code null} when the range has too many positions to keep one (then a binary
+	 * search finds the classic bucket).
+	 */
+	private final int @Nullable [] classicBelowPosition;
+
 	private final String[] labelNames;
 
 	private final Labels constLabels;
@@ -156,6 +163,7 @@ public final class NativeHistogram implements Collector {
 		this.labelNames = labelNames;
 		this.constLabels = constLabels;
 		this.zeroPosition = range.negativeAsZero ? 0 : range.maxIndex - range.minIndex;
+		this.classicBelowPosition = range.negativeAsZero ? classicBelowPosition(upperBounds) : null;
 		// Position and classic index both rise with the value, and one at least rises
 		// from
 		// one counter to the next: their sum numbers the counters in the order of values.
@@ -354,7 +362,34 @@ public final class NativeHistogram implements Collector {
 	 * off.
 	 */
 	private int rawSlot(double value) {
-		return position(value) + classicIndex(this.upperBounds, value);
+		int position = position(value);
+		int[] classicBelow = this.classicBelowPosition;
+		if (classicBelow == null || position < 0) {
+			return position + classicIndex(this.upperBounds, value);
+		}
+		// Bounds in the value's own native bucket are the only ones left to compare, and
+		// the last bound, +Inf, is never below a value: the loop ends in the array.
+		int classic = classicBelow[position];
+		while (this.upperBounds[classic] < value) {
+			classic++;
+		}
+		return position + classic;
+	}
+
+	/**
+	 * For each position of a non-negative value's native bucket, how many classic bounds
+	 * lie below it: the bounds of lower positions, as positions rise with values.
+	 */
+	private int[] classicBelowPosition(double[] upperBounds) {
+		int[] below = new int[this.zeroPosition + this.range.maxIndex - this.range.minIndex + 1];
+		int bound = 0;
+		for (int position = 0; position < below.length; position++) {
+			while (bound < upperBounds.length && position(upperBounds[bound]) < position) {
+				bound++;
+			}
+			below[position] = bound;
+		}
+		return below;
 	}
 
 	/** The classic bucket of a counter: the last whose first counter is not after it. */
@@ -551,6 +586,25 @@ public final class NativeHistogram implements Collector {
 			chunk(slot >>> CHUNK_BITS).incrementAndGet(slot & (CHUNK_SIZE - 1));
 			this.sum.add(observed);
 			return true;
+		}
+
+		/**
+		 * The observations counted: every counter read once, each not below what it was
+		 * when the read started.
+		 * @return the count
+		 */
+		public long count() {
+			long count = 0;
+			for (int p = 0; p < this.pages.length(); p++) {
+				AtomicReferenceArray<AtomicLongArray> page = this.pages.get(p);
+				for (int c = 0; page != null && c < PAGE_SIZE; c++) {
+					AtomicLongArray chunkCounts = page.get(c);
+					for (int i = 0; chunkCounts != null && i < CHUNK_SIZE; i++) {
+						count += chunkCounts.get(i);
+					}
+				}
+			}
+			return count;
 		}
 
 		private AtomicLongArray chunk(int chunk) {

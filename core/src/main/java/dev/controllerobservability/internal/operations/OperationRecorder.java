@@ -355,7 +355,7 @@ public final class OperationRecorder implements MeterObservationHandler<Operatio
 			this.failures.recordUnlessFatal("recording of operation " + call.descriptor.operation(), ex);
 			return NOT_STARTED;
 		}
-		series.inFlight.incrementAndGet();
+		series.started.incrementAndGet();
 		return start;
 	}
 
@@ -368,13 +368,27 @@ public final class OperationRecorder implements MeterObservationHandler<Operatio
 		if (start == NOT_STARTED) {
 			return;
 		}
-		// Lowered first: a failing clock or timer must not leave the call in flight.
-		series.inFlight.decrementAndGet();
+		Outcome outcome = null;
 		try {
-			record(series, error, cancelled, this.clock.monotonicTime() - start);
+			outcome = record(series, error, cancelled, this.clock.monotonicTime() - start);
+			countLimits(series, outcome);
 		}
 		catch (Throwable ex) {
 			this.failures.recordUnlessFatal("recording of operation " + call.descriptor.operation(), ex);
+		}
+		finally {
+			finish(series, outcome);
+		}
+	}
+
+	/**
+	 * Takes a started call out of flight: the success series of the prometheus backend
+	 * counted it already; any other call, or one whose recording failed, is counted here,
+	 * so that a failing clock or timer never leaves a call in flight.
+	 */
+	private static void finish(Series series, @Nullable Outcome recorded) {
+		if (recorded == null || !recorded.countsCalls) {
+			series.finished.incrementAndGet();
 		}
 	}
 
@@ -494,7 +508,7 @@ public final class OperationRecorder implements MeterObservationHandler<Operatio
 		context.startedBy = this;
 		try {
 			Series series = series(context.getDescriptor(), context.getLabels());
-			series.inFlight.incrementAndGet();
+			series.started.incrementAndGet();
 			context.series = series;
 		}
 		catch (Throwable ex) {
@@ -509,19 +523,25 @@ public final class OperationRecorder implements MeterObservationHandler<Operatio
 		}
 		context.stopped = true;
 		Series series = context.series;
-		if (series != null) {
-			// Lowered first: a failing clock or timer must not leave the call in flight.
-			series.inFlight.decrementAndGet();
-		}
+		Outcome outcome = null;
 		try {
 			long duration = this.clock.monotonicTime() - context.startNanos;
 			if (series == null) {
+				// Found only now: started here, so that the call it records leaves
+				// flight.
 				series = series(context.getDescriptor(), context.getLabels());
+				series.started.incrementAndGet();
 			}
-			record(series, context.getError(), context.cancelled, duration);
+			outcome = record(series, context.getError(), context.cancelled, duration);
+			countLimits(series, outcome);
 		}
 		catch (Throwable ex) {
 			this.failures.recordUnlessFatal("duration of " + context.getDescriptor().operation(), ex);
+		}
+		finally {
+			if (series != null) {
+				finish(series, outcome);
+			}
 		}
 	}
 
@@ -541,11 +561,17 @@ public final class OperationRecorder implements MeterObservationHandler<Operatio
 	}
 
 	/**
-	 * Records the duration of one call, counting what its outcome's series stands for.
+	 * Records the duration of one call into its outcome's series.
+	 * @return the outcome, once its series has recorded the call
 	 */
-	private void record(Series series, @Nullable Throwable error, boolean cancelled, long nanos) {
+	private Outcome record(Series series, @Nullable Throwable error, boolean cancelled, long nanos) {
 		Outcome outcome = cancelled ? cancelled(series) : outcome(series, error);
 		outcome.recorder.record(nanos);
+		return outcome;
+	}
+
+	/** Counts what a recorded outcome's series stands for. */
+	private void countLimits(Series series, Outcome outcome) {
 		if ((outcome.unexpected != 0 || outcome.overflow) && this.limiter != null) {
 			this.limiter.countUnexpected(outcome.unexpected);
 			if (outcome.overflow) {
@@ -566,20 +592,35 @@ public final class OperationRecorder implements MeterObservationHandler<Operatio
 	private Outcome outcome(Series series, @Nullable Throwable error) {
 		if (error == null) {
 			Outcome outcome = series.success;
-			if (outcome == null) {
-				outcome = register(series, MetricConventions.SUCCESS, MetricConventions.NONE);
-				series.success = outcome;
-			}
-			return outcome;
+			return (outcome != null) ? outcome : success(series);
 		}
 		Outcome outcome = series.failures.get(error.getClass());
 		return (outcome != null) ? outcome : series.failures.computeIfAbsent(error.getClass(),
 				(type) -> register(series, MetricConventions.ERROR, errorLabel(error)));
 	}
 
+	/**
+	 * Registers a series' success outcome once: the in-flight gauge may read the calls it
+	 * counts, which a second registration would hide.
+	 */
+	private Outcome success(Series series) {
+		synchronized (series) {
+			Outcome outcome = series.success;
+			if (outcome == null) {
+				outcome = register(series, MetricConventions.SUCCESS, MetricConventions.NONE);
+				series.success = outcome;
+			}
+			return outcome;
+		}
+	}
+
 	private Outcome register(Series series, String result, String error) {
+		// Only the success series of a label set that did not overflow is the series'
+		// own: its count is the calls that left flight successfully.
+		boolean own = MetricConventions.SUCCESS.equals(result) && !series.overflowTags;
 		if (this.limiter == null) {
-			return new Outcome(this.durations.register(series.descriptor, series.labels, result, error), 0, false);
+			return outcome(own ? this.durations.registerOwn(series.descriptor, series.labels, result, error)
+					: this.durations.register(series.descriptor, series.labels, result, error), 0, false);
 		}
 		String family = series.descriptor.familyName();
 		String errorValue = error;
@@ -603,9 +644,17 @@ public final class OperationRecorder implements MeterObservationHandler<Operatio
 		for (int k = 0; k < keyValues.length - 4; k += 2) {
 			tags = tags.and(keyValues[k], keyValues[k + 1]);
 		}
-		OperationDurations.Recorder recorder = this.durations.register(series.descriptor, tags,
-				keyValues[keyValues.length - 3], keyValues[keyValues.length - 1]);
-		return new Outcome(recorder, unexpected, series.overflowTags || !admitted);
+		boolean overflow = series.overflowTags || !admitted;
+		OperationDurations.Recorder recorder = (own && !overflow)
+				? this.durations.registerOwn(series.descriptor, tags, keyValues[keyValues.length - 3],
+						keyValues[keyValues.length - 1])
+				: this.durations.register(series.descriptor, tags, keyValues[keyValues.length - 3],
+						keyValues[keyValues.length - 1]);
+		return outcome(recorder, unexpected, overflow);
+	}
+
+	private static Outcome outcome(OperationDurations.Recorder recorder, int unexpected, boolean overflow) {
+		return new Outcome(recorder, unexpected, overflow, !overflow && recorder.countsOwnCalls());
 	}
 
 	/**
@@ -634,7 +683,14 @@ public final class OperationRecorder implements MeterObservationHandler<Operatio
 		/** Whether the operation tags went to the in-flight gauge's overflow series. */
 		private final boolean overflowTags;
 
-		private final AtomicLong inFlight = new AtomicLong();
+		/** Calls started, counted before they run. */
+		private final AtomicLong started = new AtomicLong();
+
+		/**
+		 * Calls ended that are not counted by the success outcome's own series: with the
+		 * Micrometer backend every call, with the prometheus backend the others.
+		 */
+		private final AtomicLong finished = new AtomicLong();
 
 		private volatile @Nullable Outcome success;
 
@@ -653,19 +709,36 @@ public final class OperationRecorder implements MeterObservationHandler<Operatio
 			}
 			this.unexpectedTags = unexpected;
 			this.overflowTags = overflow;
-			Gauge.builder(descriptor.inFlightName(), this.inFlight, AtomicLong::get)
+			Gauge.builder(descriptor.inFlightName(), this, Series::inFlight)
 				.description(descriptor.inFlightDescription())
 				.tags(labels)
 				.strongReference(true)
 				.register(registry);
 		}
 
+		/**
+		 * Calls in flight: started, less those ended. The ended ones are read first, and
+		 * each was counted as started before it ended, so the gauge is never negative,
+		 * and exact once no call runs.
+		 */
+		double inFlight() {
+			Outcome success = this.success;
+			long ended = this.finished.get();
+			if (success != null && success.countsCalls) {
+				ended += success.recorder.count();
+			}
+			return this.started.get() - ended;
+		}
+
 	}
 
 	/**
-	 * The duration series of one outcome, and what each call recorded into it counts.
+	 * The duration series of one outcome, what each call recorded into it counts, and
+	 * whether its series counts the calls of its operation series alone, so that the
+	 * in-flight gauge reads them from it rather than counting them again.
 	 */
-	private record Outcome(OperationDurations.Recorder recorder, int unexpected, boolean overflow) {
+	private record Outcome(OperationDurations.Recorder recorder, int unexpected, boolean overflow,
+			boolean countsCalls) {
 	}
 
 	/**

@@ -44,6 +44,8 @@ public final class OperationResolver {
 	/** Most label sets per operation whose resolution is remembered. */
 	public static final int MAX_CACHED_LABEL_SETS = 1024;
 
+	private static final int RECENT_SLOTS = 1024;
+
 	private final NamingPolicy naming;
 
 	private final List<String> labelKeys;
@@ -69,7 +71,14 @@ public final class OperationResolver {
 	 * The resolutions of calls by operation name and the caller's {@link Tags} instance,
 	 * or {@code null} when calls go through observations (and resolve each time).
 	 */
-	private final @Nullable ConcurrentMap<String, ConcurrentMap<Tags, Resolved>> remembered;
+	private final @Nullable ConcurrentMap<String, ConcurrentMap<Tags, Remembered>> remembered;
+
+	/**
+	 * The resolutions found last, by the hash of operation name and tags: one read finds
+	 * a call's resolution where the maps above take two. A slot holds the last one found
+	 * there; a miss looks in the maps.
+	 */
+	private final @Nullable Remembered @Nullable [] recent;
 
 	/**
 	 * Creates a resolver.
@@ -95,6 +104,7 @@ public final class OperationResolver {
 		this.failures = failures;
 		this.maxCachedNames = 4 * (maxOperations + this.definitions.size());
 		this.remembered = remembersTags ? new ConcurrentHashMap<>() : null;
+		this.recent = remembersTags ? new Remembered[RECENT_SLOTS] : null;
 	}
 
 	/**
@@ -111,13 +121,22 @@ public final class OperationResolver {
 		}
 		Tags key = (tags instanceof Tags given) ? given : (tags != null) ? null : Tags.empty();
 		// No name is remembered: resolving it tells the caller what is wrong.
-		ConcurrentMap<Tags, Resolved> known = (key != null && operation != null) ? this.remembered.get(operation)
-				: null;
-		Resolved resolved = (known != null) ? known.get(key) : null;
-		if (resolved != null) {
-			return resolved;
+		if (key != null && operation != null) {
+			int hash = Remembered.hash(operation, key);
+			int slot = hash & (RECENT_SLOTS - 1);
+			Remembered found = this.recent[slot];
+			if (found != null && found.matches(hash, operation, key)) {
+				return found.resolved;
+			}
+			ConcurrentMap<Tags, Remembered> known = this.remembered.get(operation);
+			found = (known != null) ? known.get(key) : null;
+			if (found != null) {
+				// A plain write: the entry's fields are final, so a reader sees it whole.
+				this.recent[slot] = found;
+				return found.resolved;
+			}
 		}
-		resolved = bind(operation, tags);
+		Resolved resolved = bind(operation, tags);
 		if (key != null && operation != null && isCacheable(key, resolved)) {
 			remember(operation, key, resolved);
 		}
@@ -151,17 +170,17 @@ public final class OperationResolver {
 	 * @return the tags
 	 */
 	public Set<Tags> cachedTags(String operation) {
-		Map<Tags, Resolved> known = (this.remembered != null) ? this.remembered.get(operation) : null;
+		Map<Tags, Remembered> known = (this.remembered != null) ? this.remembered.get(operation) : null;
 		return (known != null) ? Set.copyOf(known.keySet()) : Collections.emptySet();
 	}
 
 	private void remember(String operation, Tags tags, Resolved resolved) {
-		ConcurrentMap<Tags, Resolved> known = this.remembered.get(operation);
+		ConcurrentMap<Tags, Remembered> known = this.remembered.get(operation);
 		if (known == null && this.remembered.size() < this.maxCachedNames) {
 			known = this.remembered.computeIfAbsent(operation, (name) -> new ConcurrentHashMap<>());
 		}
 		if (known != null && known.size() < MAX_CACHED_LABEL_SETS) {
-			known.putIfAbsent(tags, resolved);
+			known.putIfAbsent(tags, new Remembered(Remembered.hash(operation, tags), operation, tags, resolved));
 		}
 	}
 
@@ -350,6 +369,23 @@ public final class OperationResolver {
 	private static String annotate(OperationDefinition definition, String help) {
 		return (definition.stability() != null)
 				? StabilityPolicy.help(definition.stability(), Visibility.VISIBLE, null, help) : help;
+	}
+
+	/**
+	 * A remembered resolution with the operation name and tags it was found for.
+	 */
+	private record Remembered(int hash, String operation, Tags tags, Resolved resolved) {
+
+		static int hash(String operation, Tags tags) {
+			int hash = 31 * operation.hashCode() + tags.hashCode();
+			return hash ^ (hash >>> 16);
+		}
+
+		boolean matches(int hash, String operation, Tags tags) {
+			return this.hash == hash && (this.tags == tags || this.tags.equals(tags))
+					&& (this.operation == operation || this.operation.equals(operation));
+		}
+
 	}
 
 	/**

@@ -64,8 +64,23 @@ public final class PrometheusDurations implements OperationDurations {
 
 	@Override
 	public Recorder register(OperationDescriptor descriptor, Tags labels, String result, String error) {
-		Family family = this.families.computeIfAbsent(descriptor.familyName(), (name) -> new Family(descriptor));
-		return family.series(labels, result, error);
+		return family(descriptor).series(labels, result, error, false);
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * The recorder counts its calls: its data point is the caller's alone, and a later
+	 * registration of the same series, which could only come from another operation whose
+	 * name maps to the same family, is refused.
+	 */
+	@Override
+	public Recorder registerOwn(OperationDescriptor descriptor, Tags labels, String result, String error) {
+		return family(descriptor).series(labels, result, error, true);
+	}
+
+	private Family family(OperationDescriptor descriptor) {
+		return this.families.computeIfAbsent(descriptor.familyName(), (name) -> new Family(descriptor));
 	}
 
 	@Override
@@ -83,6 +98,12 @@ public final class PrometheusDurations implements OperationDurations {
 		private final NativeHistogram histogram;
 
 		private final Map<List<String>, WindowMax> maxima;
+
+		/**
+		 * Whether each data point handed out is one caller's own: such a point is handed
+		 * out once.
+		 */
+		private final Map<NativeHistogram.DataPoint, Boolean> owned = new ConcurrentHashMap<>();
 
 		/** Why the family could not be registered: its name is taken. */
 		private final @Nullable String taken;
@@ -166,7 +187,7 @@ public final class PrometheusDurations implements OperationDurations {
 			}
 		}
 
-		Recorder series(Tags labels, String result, String error) {
+		Recorder series(Tags labels, String result, String error, boolean own) {
 			if (this.taken != null) {
 				throw new IllegalStateException(this.taken);
 			}
@@ -178,16 +199,57 @@ public final class PrometheusDurations implements OperationDurations {
 			values.add(result);
 			values.add(error);
 			NativeHistogram.DataPoint point = this.histogram.labelValues(values.toArray(String[]::new));
-			if (this.maxima == null) {
-				return (nanos) -> point.observe(nanos / 1e9);
+			Boolean previous = this.owned.putIfAbsent(point, own);
+			if (previous == Boolean.TRUE) {
+				throw new IllegalStateException("The series " + values + " of " + this.histogram.getPrometheusName()
+						+ " is recorded by another operation of the same metric name already; give the operations "
+						+ "names that differ in snake_case, or set a subsystem for one of them");
 			}
-			WindowMax window = this.maxima.computeIfAbsent(List.copyOf(values),
-					(key) -> new WindowMax(PrometheusDurations.this.clock.monotonicTime()));
-			return (nanos) -> {
+			WindowMax window = (this.maxima != null) ? this.maxima.computeIfAbsent(List.copyOf(values),
+					(key) -> new WindowMax(PrometheusDurations.this.clock.monotonicTime())) : null;
+			return new PointRecorder(point, window, own && previous == null);
+		}
+
+		/**
+		 * Records into one data point, and into its {@code _max} window if it has one.
+		 */
+		private static final class PointRecorder implements Recorder {
+
+			private final NativeHistogram.DataPoint point;
+
+			private final @Nullable WindowMax window;
+
+			private final boolean own;
+
+			PointRecorder(NativeHistogram.DataPoint point, @Nullable WindowMax window, boolean own) {
+				this.point = point;
+				this.window = window;
+				this.own = own;
+			}
+
+			@Override
+			public void record(long nanos) {
 				double seconds = nanos / 1e9;
-				point.observe(seconds);
-				window.record(seconds);
-			};
+				// The maximum first: once the point has counted the call, nothing may
+				// fail.
+				if (this.window != null) {
+					this.window.record(seconds);
+				}
+				if (!this.point.observe(seconds)) {
+					throw new IllegalArgumentException("Duration " + seconds + " s was not counted");
+				}
+			}
+
+			@Override
+			public boolean countsOwnCalls() {
+				return this.own;
+			}
+
+			@Override
+			public long count() {
+				return this.point.count();
+			}
+
 		}
 
 		private Labels constLabels(String[] labelNames) {
