@@ -38,6 +38,8 @@ import dev.controllerobservability.internal.settings.SettingValues;
 import dev.controllerobservability.internal.wiring.ObservabilityParts;
 import dev.controllerobservability.operations.ControllerOperations;
 import dev.controllerobservability.operations.OperationDefinition;
+import dev.controllerobservability.scrape.ScrapeErrors;
+import dev.controllerobservability.scrape.SharedScrape;
 
 /**
  * Controller Observability without Spring: what the Spring Boot auto-configuration wires,
@@ -70,12 +72,15 @@ public final class ControllerObservability {
 
 	private final List<String> disabledMetrics;
 
+	private final ScrapeErrors scrapeErrors;
+
 	private ControllerObservability(ControllerOperations operations, ControllerMetrics metrics,
-			RecordingFailures failures, List<String> disabledMetrics) {
+			RecordingFailures failures, List<String> disabledMetrics, ScrapeErrors scrapeErrors) {
 		this.operations = operations;
 		this.metrics = metrics;
 		this.failures = failures;
 		this.disabledMetrics = disabledMetrics;
+		this.scrapeErrors = scrapeErrors;
 	}
 
 	/**
@@ -112,6 +117,17 @@ public final class ControllerObservability {
 	 */
 	public RecordingFailures failures() {
 		return this.failures;
+	}
+
+	/**
+	 * Where refused scrapes are counted
+	 * ({@code <namespace>_observability_scrape_errors_total}), for
+	 * {@link SharedScrape#builder}: {@code SharedScrape.builder(prometheusRegistry,
+	 * observability.scrapeErrors()).build()}.
+	 * @return the scrape errors
+	 */
+	public ScrapeErrors scrapeErrors() {
+		return this.scrapeErrors;
 	}
 
 	/**
@@ -438,7 +454,8 @@ public final class ControllerObservability {
 					handler, direct ? List.of() : null);
 			ControllerMetrics metrics = ObservabilityParts.metrics(this.registry, catalog, settings, limiter, failures,
 					naming, claimed);
-			return new ControllerObservability(operations, metrics, failures, settings.disabledMetrics());
+			return new ControllerObservability(operations, metrics, failures, settings.disabledMetrics(),
+					ObservabilityParts.scrapeErrors(this.registry, settings));
 		}
 
 		/** Every setting through the rules the Spring Boot properties pass too. */

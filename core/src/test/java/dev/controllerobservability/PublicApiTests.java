@@ -14,7 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class PublicApiTests {
 
-	private static final String REASON = "the constructor and builder members the auto-configuration and ControllerObservability wire the core with";
+	private static final String REASON = "the constructor and builder members the auto-configuration and ControllerObservability wire the core with, and the format the scrape endpoint negotiated";
 
 	@Test
 	void namesNoInternalTypeButTheKnownOnes() {
@@ -28,7 +28,9 @@ class PublicApiTests {
 					"dev.controllerobservability.operations.ControllerOperations$Builder#settingNames mentions dev.controllerobservability.internal.settings.SettingNames",
 					"dev.controllerobservability.operations.ControllerOperations$Builder#cardinalityLimiter mentions dev.controllerobservability.internal.cardinality.CardinalityLimiter",
 					"dev.controllerobservability.operations.ControllerOperations$Builder#directRecording mentions dev.controllerobservability.internal.operations.OperationRecorder",
-					"dev.controllerobservability.operations.ControllerOperations$Builder#durations mentions dev.controllerobservability.internal.operations.OperationDurations");
+					"dev.controllerobservability.operations.ControllerOperations$Builder#durations mentions dev.controllerobservability.internal.operations.OperationDurations",
+					"dev.controllerobservability.scrape.SharedScrape#scrape mentions dev.controllerobservability.internal.metrics.ScrapeFormat",
+					"dev.controllerobservability.scrape.SharedScrape$Builder#settingNames mentions dev.controllerobservability.internal.settings.SettingNames");
 	}
 
 }

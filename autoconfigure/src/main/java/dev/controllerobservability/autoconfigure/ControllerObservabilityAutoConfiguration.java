@@ -46,6 +46,7 @@ import dev.controllerobservability.internal.metrics.NamingPolicy;
 import dev.controllerobservability.internal.metrics.ControllerMeterFilter;
 import dev.controllerobservability.RecordingFailures;
 import dev.controllerobservability.operations.ControllerOperations;
+import dev.controllerobservability.scrape.ScrapeErrors;
 import dev.controllerobservability.operations.ReactiveOperations;
 import dev.controllerobservability.internal.operations.OperationDurations;
 import dev.controllerobservability.internal.operations.OperationRecorder;
@@ -162,6 +163,12 @@ public final class ControllerObservabilityAutoConfiguration {
 	RecordingFailures controllerRecordingFailures(MeterRegistry meterRegistry,
 			ControllerObservabilitySettings settings) {
 		return ObservabilityParts.failures(meterRegistry, settings.core());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	ScrapeErrors controllerScrapeErrors(MeterRegistry meterRegistry, ControllerObservabilitySettings settings) {
+		return ObservabilityParts.scrapeErrors(meterRegistry, settings.core());
 	}
 
 	@Bean

@@ -142,6 +142,7 @@ class OperationsScrapeIntegrationTests {
 			.containsExactlyInAnyOrder(BIND, PACKING, "karpenter_allocation_controller_bind_duration_seconds_max",
 					"karpenter_apply_packing_duration_seconds_max", "karpenter_allocation_controller_bind_in_flight",
 					"karpenter_apply_packing_in_flight", "karpenter_observability_errors_total",
+					"karpenter_observability_scrape_errors_total",
 					"karpenter_cardinality_enforcement_unexpected_categorizations_total",
 					"karpenter_cardinality_enforcement_series_overflows_total", "karpenter_disabled_metrics_total",
 					"karpenter_hidden_metrics_total");

@@ -46,6 +46,7 @@ class PublicTypesTests {
 				"endpoint.ControllerObservabilityEndpointsAutoConfiguration", "endpoint.ControllerRulesEndpoint",
 				"kubernetes.KubernetesObservabilityAutoConfiguration",
 				"operations.ObservedOperationAspectAutoConfiguration", "rules.ControllerRulesAndLintAutoConfiguration",
+				"scrape.SharedScrapeAutoConfiguration", "scrape.SharedScrapeEndpoint",
 				"strictness.ConditionalOnObservabilitySwitch", "strictness.ConfigurationStrictness",
 				"strictness.InvalidObservabilityPropertyException");
 	}

@@ -71,7 +71,19 @@ public final class MetricConventions {
 	 */
 	public static final List<String> SELF_METRICS = List.of("observability_errors", "registered_metrics",
 			"disabled_metrics", "hidden_metrics", "cardinality_enforcement_unexpected_categorizations",
-			"cardinality_enforcement_series_overflows");
+			"cardinality_enforcement_series_overflows", "observability_scrape_errors");
+
+	/**
+	 * Label of {@code <namespace>_observability_scrape_errors_total}: why a scrape was
+	 * refused.
+	 */
+	public static final String REASON_LABEL = "reason";
+
+	/**
+	 * Value of {@link #REASON_LABEL} for a scrape refused because it passed its maximum
+	 * size.
+	 */
+	public static final String TOO_LARGE = "too_large";
 
 	/** Suffix of operation duration meters; Prometheus adds {@code _seconds}. */
 	public static final String DURATION_SUFFIX = "duration";

@@ -2,6 +2,7 @@ package dev.controllerobservability.internal.metrics;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,8 +32,21 @@ public final class SelfCounters {
 	 * @return the counter, or {@code null} when the registry refused it
 	 */
 	public static Counter register(MeterRegistry registry, String name, String description) {
+		return register(registry, name, description, Tags.empty());
+	}
+
+	/**
+	 * Registers a counter with tags, pre-set to 0.
+	 * @param registry where it goes
+	 * @param name dotted meter name, such as
+	 * {@code karpenter.observability.scrape.errors}
+	 * @param description its help text
+	 * @param tags its tags, such as {@code reason=too_large}
+	 * @return the counter, or {@code null} when the registry refused it
+	 */
+	public static Counter register(MeterRegistry registry, String name, String description, Tags tags) {
 		try {
-			return Counter.builder(name).description(description).register(registry);
+			return Counter.builder(name).description(description).tags(tags).register(registry);
 		}
 		catch (RuntimeException ex) {
 			logger.warn("Could not register the self-metric {}; what it counts keeps working, uncounted", name, ex);

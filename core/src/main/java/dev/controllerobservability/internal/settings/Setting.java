@@ -73,6 +73,12 @@ public record Setting(String property, String builderCall) {
 	/** Most label sets per metric. */
 	public static final Setting MAX_SERIES_PER_METRIC = of("max-series-per-metric", "maxSeriesPerMetric");
 
+	/**
+	 * The largest scrape rendered: a scrape that would pass it is refused. Set on the
+	 * shared scrape's own builder, not on {@code ControllerObservability.Builder}.
+	 */
+	public static final Setting SCRAPE_MAX_SIZE = new Setting("scrape.max-size", "SharedScrape.Builder.maxSize(…)");
+
 	private static Setting of(String property, String method) {
 		return new Setting(property, BUILDER + method + "(…)");
 	}

@@ -26,6 +26,7 @@ import dev.controllerobservability.internal.metrics.NamingPolicy;
 import dev.controllerobservability.internal.operations.OperationRecorder;
 import dev.controllerobservability.internal.settings.CheckedSettings;
 import dev.controllerobservability.operations.ControllerOperations;
+import dev.controllerobservability.scrape.ScrapeErrors;
 
 /**
  * Makes each part of Controller Observability from {@link CheckedSettings}. The core
@@ -63,6 +64,17 @@ public final class ObservabilityParts {
 	 */
 	public static RecordingFailures failures(MeterRegistry registry, CheckedSettings settings) {
 		return new RecordingFailures(registry, settings.namespace(), settings.errorLogInterval());
+	}
+
+	/**
+	 * Where refused scrapes are counted.
+	 * @param registry the registry of
+	 * {@code <namespace>_observability_scrape_errors_total}
+	 * @param settings the settings
+	 * @return the scrape errors
+	 */
+	public static ScrapeErrors scrapeErrors(MeterRegistry registry, CheckedSettings settings) {
+		return ScrapeErrors.register(registry, settings.namespace());
 	}
 
 	/**

@@ -28,6 +28,8 @@ import dev.controllerobservability.kubernetes.process.StandardProcessMetrics;
 import dev.controllerobservability.lint.LintFinding;
 import dev.controllerobservability.lint.LintReport;
 import dev.controllerobservability.lint.MetricsLinter;
+import dev.controllerobservability.scrape.ScrapeHandler;
+import dev.controllerobservability.scrape.SharedScrape;
 
 /**
  * A Java Operator SDK operator with a {@code main()} and no Spring, observed by
@@ -54,6 +56,8 @@ public final class PlainJavaOperator implements AutoCloseable {
 
 	private final ControllerObservability observability;
 
+	private final SharedScrape scrape;
+
 	private final KubernetesClient client;
 
 	private final Operator operator;
@@ -75,6 +79,9 @@ public final class PlainJavaOperator implements AutoCloseable {
 				.build())
 			.build();
 		StandardProcessMetrics.addTo(this.registry, this.registry.getPrometheusRegistry());
+		this.scrape = SharedScrape.builder(this.registry.getPrometheusRegistry(), this.observability.scrapeErrors())
+			.maxSize(64L * 1024 * 1024)
+			.build();
 		KubernetesClientMetrics clientMetrics = new KubernetesClientMetrics(this.registry,
 				this.observability.failures());
 		this.client = clientMetrics.instrument(new KubernetesClientBuilder().withConfig(apiServer)).build();
@@ -119,6 +126,15 @@ public final class PlainJavaOperator implements AutoCloseable {
 	 */
 	public String scrape() {
 		return this.registry.scrape();
+	}
+
+	/**
+	 * The scrape {@code /metrics} serves: shared by the requests that arrive together,
+	 * refused past 64 MB.
+	 * @return the shared scrape
+	 */
+	public SharedScrape sharedScrape() {
+		return this.scrape;
 	}
 
 	/**
@@ -183,7 +199,8 @@ public final class PlainJavaOperator implements AutoCloseable {
 				config = client.getConfiguration();
 			}
 			PlainJavaOperator operator = PlainJavaOperator.start(config);
-			MetricsServer http = MetricsServer.start(port, operator::scrape, () -> lintText(operator.lint()),
+			MetricsServer http = MetricsServer.start(port, ScrapeHandler.of(operator.sharedScrape()),
+					() -> lintText(operator.lint()),
 					() -> operator.reference().toMarkdown("Plain Java operator metrics"));
 			return new Example(apiServer, operator, http);
 		}
