@@ -12,6 +12,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 
+import io.prometheus.metrics.config.ExporterProperties;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.jspecify.annotations.Nullable;
 
@@ -56,7 +57,8 @@ public final class SharedScrape {
 	private final AtomicLong renderings = new AtomicLong();
 
 	private SharedScrape(Builder builder) {
-		this.writer = ScrapeWriter.of(builder.registry);
+		this.writer = (builder.exporter != null) ? ScrapeWriter.of(builder.registry, builder.exporter)
+				: ScrapeWriter.of(builder.registry);
 		this.errors = builder.errors;
 		this.maxSize = builder.maxSize;
 		this.maxSizeSetting = builder.settingNames.of(Setting.SCRAPE_MAX_SIZE);
@@ -192,6 +194,8 @@ public final class SharedScrape {
 
 		private SettingNames settingNames = SettingNames.BUILDER;
 
+		private @Nullable ExporterProperties exporter;
+
 		private Builder(PrometheusRegistry registry, ScrapeErrors errors) {
 			this.registry = Objects.requireNonNull(registry,
 					"SharedScrape.builder(null, …): pass the registry to scrape, such as "
@@ -214,6 +218,21 @@ public final class SharedScrape {
 								+ "quarter of the maximum heap");
 			}
 			this.maxSize = bytes;
+			return this;
+		}
+
+		/**
+		 * Sets the exporter properties the scrape is written with (created timestamps,
+		 * exemplars, timestamps in milliseconds). Default: those prometheus-metrics loads
+		 * from its own configuration ({@code prometheus.properties} and system
+		 * properties).
+		 * @param exporter the exporter properties
+		 * @return this builder
+		 */
+		public Builder exporterProperties(ExporterProperties exporter) {
+			this.exporter = Objects.requireNonNull(exporter,
+					"SharedScrape.Builder.exporterProperties(null): pass PrometheusProperties.get().getExporterProperties() "
+							+ "or leave it out");
 			return this;
 		}
 

@@ -1,10 +1,13 @@
 package dev.controllerobservability.autoconfigure.scrape;
 
 import io.micrometer.core.instrument.Clock;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.prometheus.metrics.config.PrometheusPropertiesLoader;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -45,8 +48,13 @@ public final class SharedScrapeAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	SharedScrape controllerSharedScrape(PrometheusRegistry prometheusRegistry, ScrapeErrors scrapeErrors,
-			ControllerObservabilityProperties properties) {
-		return sharedScrape(prometheusRegistry, scrapeErrors, properties.scrape().maxSize());
+			ControllerObservabilityProperties properties, ObjectProvider<PrometheusConfig> prometheusConfig) {
+		SharedScrape.Builder builder = sharedScrape(prometheusRegistry, scrapeErrors, properties.scrape().maxSize());
+		// As Boot's endpoint does: management.prometheus.metrics.export.properties shape
+		// the written scrape (created timestamps, exemplars, timestamps in milliseconds).
+		prometheusConfig.ifAvailable((config) -> builder.exporterProperties(
+				PrometheusPropertiesLoader.load(config.prometheusProperties()).getExporterProperties()));
+		return builder.build();
 	}
 
 	@Bean
@@ -57,7 +65,8 @@ public final class SharedScrapeAutoConfiguration {
 	}
 
 	/** The shared scrape, its maximum size checked by the core's rule. */
-	static SharedScrape sharedScrape(PrometheusRegistry registry, ScrapeErrors errors, @Nullable DataSize maxSize) {
+	static SharedScrape.Builder sharedScrape(PrometheusRegistry registry, ScrapeErrors errors,
+			@Nullable DataSize maxSize) {
 		SharedScrape.Builder builder = SharedScrape.builder(registry, errors).settingNames(SettingNames.PROPERTIES);
 		if (maxSize != null) {
 			try {
@@ -67,7 +76,7 @@ public final class SharedScrapeAutoConfiguration {
 				throw InvalidObservabilityPropertyException.of(ex);
 			}
 		}
-		return builder.build();
+		return builder;
 	}
 
 }

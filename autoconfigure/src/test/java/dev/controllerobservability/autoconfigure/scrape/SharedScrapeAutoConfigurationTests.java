@@ -1,5 +1,7 @@
 package dev.controllerobservability.autoconfigure.scrape;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.Set;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -15,6 +17,7 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.promethe
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusScrapeEndpoint;
 import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -72,6 +75,22 @@ class SharedScrapeAutoConfigurationTests {
 				}
 			}
 		});
+	}
+
+	@Test
+	void writesTheScrapeWithBootsExporterProperties() {
+		String errors = "karpenter_observability_scrape_errors";
+		this.contextRunner.run((context) -> assertThat(text(context, errors)).doesNotContain("_created"));
+		this.contextRunner.withPropertyValues(
+				"management.prometheus.metrics.export.properties.io.prometheus.exporter.includeCreatedTimestamps=true")
+			.run((context) -> assertThat(text(context, errors))
+				.contains("karpenter_observability_scrape_errors_created{reason=\"too_large\"}"));
+	}
+
+	private static String text(AssertableApplicationContext context, String name) throws IOException {
+		WebEndpointResponse<?> response = context.getBean(SharedScrapeEndpoint.class)
+			.scrape(PrometheusOutputFormat.CONTENT_TYPE_004, Set.of(name));
+		return ((Resource) response.getBody()).getContentAsString(StandardCharsets.UTF_8);
 	}
 
 	@Test

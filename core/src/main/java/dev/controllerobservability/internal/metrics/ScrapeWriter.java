@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.function.Predicate;
 
+import io.prometheus.metrics.config.ExporterProperties;
 import io.prometheus.metrics.config.PrometheusProperties;
 import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
 import io.prometheus.metrics.expositionformats.ExpositionFormats;
@@ -32,27 +33,40 @@ public final class ScrapeWriter {
 
 	private final PrometheusRegistry registry;
 
-	private final ExpositionFormats formats = ExpositionFormats.init();
+	private final ExpositionFormats formats;
 
 	/**
 	 * Whether the standard writers add {@code _created} series, which the rendering
 	 * leaves out: then every family goes through them.
 	 */
-	private final boolean rendersHistograms = !PrometheusProperties.get()
-		.getExporterProperties()
-		.getIncludeCreatedTimestamps();
+	private final boolean rendersHistograms;
 
-	private ScrapeWriter(PrometheusRegistry registry) {
+	private ScrapeWriter(PrometheusRegistry registry, ExporterProperties exporter) {
 		this.registry = registry;
+		this.formats = ExpositionFormats.init(exporter);
+		this.rendersHistograms = !exporter.getIncludeCreatedTimestamps();
 	}
 
 	/**
-	 * The writer of scrapes of a registry.
+	 * The writer of scrapes of a registry, with the exporter properties
+	 * prometheus-metrics loads from its own configuration.
 	 * @param registry the registry
 	 * @return its writer
 	 */
 	public static ScrapeWriter of(PrometheusRegistry registry) {
-		return new ScrapeWriter(registry);
+		return of(registry, PrometheusProperties.get().getExporterProperties());
+	}
+
+	/**
+	 * The writer of scrapes of a registry, with given exporter properties, as Spring Boot
+	 * builds them from {@code management.prometheus.metrics.export.properties}.
+	 * @param registry the registry
+	 * @param exporter the exporter properties (created timestamps, exemplars, timestamps
+	 * in milliseconds)
+	 * @return its writer
+	 */
+	public static ScrapeWriter of(PrometheusRegistry registry, ExporterProperties exporter) {
+		return new ScrapeWriter(registry, exporter);
 	}
 
 	/**
