@@ -10,6 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
 
 import io.prometheus.metrics.config.ExporterProperties;
@@ -55,6 +56,12 @@ public final class SharedScrape {
 	private final ConcurrentMap<Key, CompletableFuture<RenderedScrape>> inProgress = new ConcurrentHashMap<>();
 
 	private final AtomicLong renderings = new AtomicLong();
+
+	/**
+	 * Renderings of different scrapes (formats or names) run one at a time, so that the
+	 * renderings in progress hold at most one maximum size of the heap between them.
+	 */
+	private final ReentrantLock renderingLock = new ReentrantLock();
 
 	private SharedScrape(Builder builder) {
 		this.writer = (builder.exporter != null) ? ScrapeWriter.of(builder.registry, builder.exporter)
@@ -134,6 +141,24 @@ public final class SharedScrape {
 	}
 
 	private RenderedScrape render(Key key) throws IOException {
+		try {
+			this.renderingLock.lockInterruptibly();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			InterruptedIOException interrupted = new InterruptedIOException("Interrupted waiting to render a scrape");
+			interrupted.initCause(ex);
+			throw interrupted;
+		}
+		try {
+			return renderAlone(key);
+		}
+		finally {
+			this.renderingLock.unlock();
+		}
+	}
+
+	private RenderedScrape renderAlone(Key key) throws IOException {
 		this.renderings.incrementAndGet();
 		ChunkedOutputStream out = new ChunkedOutputStream(CHUNK_SIZE, this.maxSize);
 		Predicate<String> names = (key.includedNames() != null) ? key.includedNames()::contains : (name) -> true;

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -104,6 +105,36 @@ class SharedScrapeTests {
 		assertThat(Exposition.parse(pods).samples()).extracting("name").containsExactly("pods_total");
 		assertThat(Exposition.parse(nodes).samples()).extracting("name").containsExactly("nodes_total");
 		assertThat(scrape.renderings()).isEqualTo(2);
+	}
+
+	@Test
+	void renderingsOfDifferentScrapesRunOneAtATime() throws Exception {
+		BlockingCollector collector = new BlockingCollector("pods", 1);
+		this.registry.register(collector);
+		SharedScrape scrape = SharedScrape.builder(this.registry, this.errors).build();
+		Future<RenderedScrape> text = this.executor.submit(() -> scrape.scrape(ScrapeFormat.PROMETHEUS_TEXT, null));
+		await().until(() -> collector.collections.get() == 1);
+		List<Thread> waiting = new CopyOnWriteArrayList<>();
+		List<Future<RenderedScrape>> others = List.of(this.executor.submit(() -> {
+			waiting.add(Thread.currentThread());
+			return scrape.scrape(ScrapeFormat.OPENMETRICS_TEXT, null);
+		}), this.executor.submit(() -> {
+			waiting.add(Thread.currentThread());
+			return scrape.scrape(ScrapeFormat.PROMETHEUS_TEXT, Set.of("pods"));
+		}));
+		// Parked, whether on the rendering in progress or, if they rendered at once, in
+		// a collection of their own: then the collector would have counted them.
+		await().until(() -> waiting.size() == 2
+				&& waiting.stream().allMatch((thread) -> thread.getState() == Thread.State.WAITING));
+		assertThat(collector.collections).hasValue(1);
+		assertThat(scrape.renderings()).isEqualTo(1);
+		collector.release.countDown();
+		assertThat(text(text.get())).contains("pods_total");
+		for (Future<RenderedScrape> other : others) {
+			assertThat(text(other.get())).contains("pods_total");
+		}
+		assertThat(scrape.renderings()).isEqualTo(3);
+		assertThat(collector.collections).hasValue(3);
 	}
 
 	@ParameterizedTest
