@@ -6,8 +6,11 @@ import java.util.List;
 import java.util.Map;
 
 import org.springframework.core.env.Environment;
+import org.springframework.util.ClassUtils;
 
 import dev.controllerobservability.autoconfigure.strictness.InvalidObservabilityPropertyException;
+import dev.controllerobservability.internal.rules.LeaderElectionRuleSettings;
+import dev.controllerobservability.internal.rules.LeaderElectionRules;
 import dev.controllerobservability.internal.rules.OperationRuleSettings;
 import dev.controllerobservability.internal.rules.ResourceStateRuleSettings;
 import dev.controllerobservability.internal.rules.WebhookRuleSettings;
@@ -56,7 +59,35 @@ final class RulesResolver {
 				Collections.unmodifiableMap(recordingRules), Collections.unmodifiableMap(alerts),
 				ScrapeTargetFactory.create(properties.scrape(), ruleLabels, environment, applicationName),
 				resourceStateRules(properties.kubernetes()),
-				webhookRules(properties.kubernetes(), properties.disabledMetrics()));
+				webhookRules(properties.kubernetes(), properties.disabledMetrics()),
+				leaderElectionRules(properties.kubernetes(), properties.disabledMetrics()));
+	}
+
+	/**
+	 * The leader-election alerts switched on: by default where a library that elects a
+	 * leader, and so exposes leader_election_master_status, is present; each left out
+	 * when it reads a family in {@code disabled-metrics}.
+	 */
+	private static LeaderElectionRuleSettings leaderElectionRules(KubernetesProperties kubernetes,
+			List<String> disabledMetrics) {
+		KubernetesProperties.LeaderElectionAlerts alerts = kubernetes.leaderElection().alerts();
+		ClassLoader classLoader = RulesResolver.class.getClassLoader();
+		boolean electing = ClassUtils.isPresent("io.javaoperatorsdk.operator.Operator", classLoader) || ClassUtils
+			.isPresent("io.fabric8.kubernetes.client.extended.leaderelection.LeaderElector", classLoader);
+		boolean enabled = (alerts.enabled() != null) ? alerts.enabled() : electing;
+		if (!enabled || !kubernetes.enabled()) {
+			return LeaderElectionRuleSettings.NONE;
+		}
+		return new LeaderElectionRuleSettings(
+				readsOnly(LeaderElectionRules.NO_LEADER_READ, disabledMetrics)
+						? ResourceStateRuleSettings.Alert.of(LeaderElectionRuleSettings.NO_LEADER,
+								alerts.noLeader().forDuration(), alerts.noLeader().severity())
+						: null,
+				readsOnly(LeaderElectionRules.RECONCILING_WITHOUT_LEASE_READ, disabledMetrics)
+						? ResourceStateRuleSettings.Alert.of(LeaderElectionRuleSettings.RECONCILING_WITHOUT_LEASE,
+								alerts.reconcilingWithoutLease().forDuration(),
+								alerts.reconcilingWithoutLease().severity())
+						: null);
 	}
 
 	/**
