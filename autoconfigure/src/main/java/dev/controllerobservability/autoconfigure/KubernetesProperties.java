@@ -38,13 +38,14 @@ public record KubernetesProperties(@DefaultValue("true") boolean enabled, @Defau
 	 * The built-in leader-election alerts, per election over the replicas.
 	 *
 	 * @param enabled Whether to generate LeaderElectionNoLeader and
-	 * LeaderElectionReconcilingWithoutLease. Defaults to whether the Java Operator SDK or
-	 * fabric8's LeaderElector is present.
+	 * LeaderElectionReconcilingWithoutLease: switch them on where the replicas elect a
+	 * leader through LeaderElectionCallbacks, which expose leader_election_master_status
+	 * from start-up.
 	 * @param noLeader Alert when no replica has led an election over the last 5m.
 	 * @param reconcilingWithoutLease Alert when a replica reconciles over the last 5m
 	 * without having led in them.
 	 */
-	public record LeaderElectionAlerts(@Nullable Boolean enabled, @DefaultValue LeaderAlert noLeader,
+	public record LeaderElectionAlerts(@DefaultValue("false") boolean enabled, @DefaultValue LeaderAlert noLeader,
 			@DefaultValue LeaderAlert reconcilingWithoutLease) {
 
 	}

@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 
 import org.springframework.core.env.Environment;
-import org.springframework.util.ClassUtils;
 
 import dev.controllerobservability.autoconfigure.strictness.InvalidObservabilityPropertyException;
 import dev.controllerobservability.internal.rules.LeaderElectionRuleSettings;
@@ -64,18 +63,14 @@ final class RulesResolver {
 	}
 
 	/**
-	 * The leader-election alerts switched on: by default where a library that elects a
-	 * leader, and so exposes leader_election_master_status, is present; each left out
-	 * when it reads a family in {@code disabled-metrics}.
+	 * The leader-election alerts switched on, each left out when it reads a family in
+	 * {@code disabled-metrics}. They are opt-in: only the application knows whether its
+	 * replicas join an election.
 	 */
 	private static LeaderElectionRuleSettings leaderElectionRules(KubernetesProperties kubernetes,
 			List<String> disabledMetrics) {
 		KubernetesProperties.LeaderElectionAlerts alerts = kubernetes.leaderElection().alerts();
-		ClassLoader classLoader = RulesResolver.class.getClassLoader();
-		boolean electing = ClassUtils.isPresent("io.javaoperatorsdk.operator.Operator", classLoader) || ClassUtils
-			.isPresent("io.fabric8.kubernetes.client.extended.leaderelection.LeaderElector", classLoader);
-		boolean enabled = (alerts.enabled() != null) ? alerts.enabled() : electing;
-		if (!enabled || !kubernetes.enabled()) {
+		if (!alerts.enabled() || !kubernetes.enabled()) {
 			return LeaderElectionRuleSettings.NONE;
 		}
 		return new LeaderElectionRuleSettings(

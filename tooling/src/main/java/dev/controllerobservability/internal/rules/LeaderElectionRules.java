@@ -52,6 +52,15 @@ public final class LeaderElectionRules {
 	}
 
 	/**
+	 * The replicas leading, one series per election and replica that leads it.
+	 * @param matchers further label matchers, or empty
+	 * @return the PromQL
+	 */
+	public static String leading(String matchers) {
+		return STATUS + selector(matchers) + " == 1";
+	}
+
+	/**
 	 * The elections no replica has led over the whole window, once the election has been
 	 * observed for a window.
 	 * @param matchers further label matchers, or empty
