@@ -11,8 +11,8 @@ import dev.controllerobservability.rules.AlertRule;
  * <pre>
  * LeaderElectionNoLeader:             sum without (instance, pod) (max_over_time(leader_election_master_status[5m])) == 0
  *                                       and sum without (instance, pod) (leader_election_master_status offset 5m) &gt;= 0
- * LeaderElectionReconcilingWithoutLease: sum without (controller, result) (increase(controller_runtime_reconcile_total[5m])) &gt; 0
- *                                       and max without (name) (max_over_time(leader_election_master_status[5m])) == 0
+ * LeaderElectionReconcilingWithoutLease: sum by (job, instance, pod) (increase(controller_runtime_reconcile_total[5m] offset 1m)) &gt; 0
+ *                                       and on (job, instance, pod) max by (job, instance, pod) (max_over_time(leader_election_master_status[6m])) == 0
  * </pre>
  *
  * The window is fixed at 5m, apart from the rate window: a killed leader's last sample of
@@ -25,6 +25,15 @@ public final class LeaderElectionRules {
 
 	/** The window over which a replica counts as having led. */
 	public static final String WINDOW = "5m";
+
+	/** How far back the reconciles are taken. */
+	private static final String LAG = "1m";
+
+	/**
+	 * The window over which a reconciling replica must have led: the reconciles' and the
+	 * lag.
+	 */
+	private static final String STATUS_WINDOW = "6m";
 
 	/** The family telling which replica leads. */
 	public static final String STATUS = "leader_election_master_status";
@@ -79,8 +88,14 @@ public final class LeaderElectionRules {
 	 */
 	public static String reconcilingWithoutLease(String matchers) {
 		String selector = selector(matchers);
-		return "sum without (controller, result) (increase(" + RECONCILES + selector + "[" + WINDOW
-				+ "])) > 0 and max without (name) (max_over_time(" + STATUS + selector + "[" + WINDOW + "])) == 0";
+		// By the target labels alone: a common tag may be on one family and not the
+		// other, and the agent's external labels fill in only where a series lacks them.
+		String replica = "(job, " + ResourceStateRules.REPLICA_LABELS + ")";
+		// The reconciles are taken a minute back: a new leader's first reconciles may
+		// reach the store before its gauge's 1 does, as remote write sends in shards.
+		return "sum by " + replica + " (increase(" + RECONCILES + selector + "[" + WINDOW + "] offset " + LAG
+				+ ")) > 0 and on " + replica + " max by " + replica + " (max_over_time(" + STATUS + selector + "["
+				+ STATUS_WINDOW + "])) == 0";
 	}
 
 	private static String selector(String matchers) {
@@ -107,8 +122,8 @@ public final class LeaderElectionRules {
 			alerts.add(new AlertRule("LeaderElectionReconcilingWithoutLease", reconcilingWithoutLease(""),
 					zombie.forDuration(), zombie.severity().toString(),
 					"{{ $labels.instance }} reconciles without holding the lease",
-					"{{ $value | humanize }} reconciles over the last " + WINDOW
-							+ " on a replica that led no election in it: "
+					"{{ $value | humanize }} reconciles between " + STATUS_WINDOW + " and " + LAG
+							+ " ago on a replica that led no election since: "
 							+ "it kept running its controllers after losing its lease (Java Operator SDK with "
 							+ "exit-on-stop-leading false), doubling the leader's work. Restart it. See " + DOCS + ".",
 					null, null, null));

@@ -39,8 +39,9 @@ class LeaderElectionRulesTests {
 							"sum without (instance, pod) (max_over_time(leader_election_master_status[5m])) == 0 and "
 									+ "sum without (instance, pod) (leader_election_master_status offset 5m) >= 0"),
 					org.assertj.core.groups.Tuple.tuple("LeaderElectionReconcilingWithoutLease",
-							"sum without (controller, result) (increase(controller_runtime_reconcile_total[5m])) > 0 "
-									+ "and max without (name) (max_over_time(leader_election_master_status[5m])) == 0"));
+							"sum by (job, instance, pod) (increase(controller_runtime_reconcile_total[5m] offset 1m)) > 0 "
+									+ "and on (job, instance, pod) max by (job, instance, pod) "
+									+ "(max_over_time(leader_election_master_status[6m])) == 0"));
 	}
 
 	@Test
@@ -96,7 +97,7 @@ class LeaderElectionRulesTests {
 						      # 11m until it is killed at 20m, and nobody runs for the lease again.
 						      - series: 'leader_election_master_status{job="zombie",instance="a",name="lease"}'
 						        values: '1x10 0x30'
-						      - series: 'controller_runtime_reconcile_total{job="zombie",instance="a",controller="pods",result="success"}'
+						      - series: 'controller_runtime_reconcile_total{job="zombie",instance="a",cluster="demo",controller="pods",result="success"}'
 						        values: '0+10x40'
 						      - series: 'leader_election_master_status{job="zombie",instance="b",name="lease"}'
 						        values: '0x10 1x8 stale'
@@ -117,7 +118,7 @@ class LeaderElectionRulesTests {
 						          - exp_labels: {severity: warning, job: zombie, instance: a}
 						            exp_annotations:
 						              summary: a reconciles without holding the lease
-						              description: "50 reconciles over the last 5m on a replica that led no election in it: it kept running its controllers after losing its lease (Java Operator SDK with exit-on-stop-leading false), doubling the leader's work. Restart it. See docs/operations.md, section Replicas and high availability."
+						              description: "50 reconciles between 6m and 1m ago on a replica that led no election since: it kept running its controllers after losing its lease (Java Operator SDK with exit-on-stop-leading false), doubling the leader's work. Restart it. See docs/operations.md, section Replicas and high availability."
 						      - eval_time: 9m
 						        alertname: LeaderElectionNoLeader
 						        exp_alerts: []
