@@ -45,11 +45,6 @@ class LeaderElectionRulesTests {
 	}
 
 	@Test
-	void leavesThemOutUnlessSwitchedOn() {
-		assertThat(RuleSet.builder("shop", (operation) -> null).build().alerts()).isEmpty();
-	}
-
-	@Test
 	void refusesAnAlertWithoutDuration() {
 		assertThatExceptionOfType(InvalidSettingException.class)
 			.isThrownBy(() -> RuleSet.builder("shop", (operation) -> null)
