@@ -20,9 +20,47 @@ import dev.controllerobservability.rules.AlertSeverity;
  * reconcile: conditions, generations and creation time.
  * @param client The rest_client_* metrics of fabric8 clients.
  * @param webhooks Webhook metrics under controller-runtime's names.
+ * @param leaderElection Alerts on leader_election_master_status.
  */
 public record KubernetesProperties(@DefaultValue("true") boolean enabled, @DefaultValue ResourceState resourceState,
-		@DefaultValue Client client, @DefaultValue Webhooks webhooks) {
+		@DefaultValue Client client, @DefaultValue Webhooks webhooks, @DefaultValue LeaderElection leaderElection) {
+
+	/**
+	 * Leader election of replicas.
+	 *
+	 * @param alerts Built-in alerts on leader_election_master_status.
+	 */
+	public record LeaderElection(@DefaultValue LeaderElectionAlerts alerts) {
+
+	}
+
+	/**
+	 * The built-in leader-election alerts, per election over the replicas.
+	 *
+	 * @param enabled Whether to generate LeaderElectionNoLeader and
+	 * LeaderElectionReconcilingWithoutLease: switch them on where the replicas elect a
+	 * leader through LeaderElectionCallbacks, which expose leader_election_master_status
+	 * from start-up.
+	 * @param noLeader Alert when no replica has led an election over the last 5m.
+	 * @param reconcilingWithoutLease Alert when a replica reconciles over the last 5m
+	 * without having led in them.
+	 */
+	public record LeaderElectionAlerts(@DefaultValue("false") boolean enabled, @DefaultValue LeaderAlert noLeader,
+			@DefaultValue LeaderAlert reconcilingWithoutLease) {
+
+	}
+
+	/**
+	 * One leader-election alert.
+	 *
+	 * @param forDuration How long the condition must hold before the alert fires; the
+	 * property is {@code for}.
+	 * @param severity Severity: critical, warning or info.
+	 */
+	public record LeaderAlert(@Name("for") @DefaultValue("5m") String forDuration,
+			@DefaultValue("WARNING") AlertSeverity severity) {
+
+	}
 
 	/**
 	 * The rest_client_* metrics of fabric8 clients built through the

@@ -8,6 +8,8 @@ import java.util.Map;
 import org.springframework.core.env.Environment;
 
 import dev.controllerobservability.autoconfigure.strictness.InvalidObservabilityPropertyException;
+import dev.controllerobservability.internal.rules.LeaderElectionRuleSettings;
+import dev.controllerobservability.internal.rules.LeaderElectionRules;
 import dev.controllerobservability.internal.rules.OperationRuleSettings;
 import dev.controllerobservability.internal.rules.ResourceStateRuleSettings;
 import dev.controllerobservability.internal.rules.WebhookRuleSettings;
@@ -56,7 +58,31 @@ final class RulesResolver {
 				Collections.unmodifiableMap(recordingRules), Collections.unmodifiableMap(alerts),
 				ScrapeTargetFactory.create(properties.scrape(), ruleLabels, environment, applicationName),
 				resourceStateRules(properties.kubernetes()),
-				webhookRules(properties.kubernetes(), properties.disabledMetrics()));
+				webhookRules(properties.kubernetes(), properties.disabledMetrics()),
+				leaderElectionRules(properties.kubernetes(), properties.disabledMetrics()));
+	}
+
+	/**
+	 * The leader-election alerts switched on, each left out when it reads a family in
+	 * {@code disabled-metrics}. They are opt-in: only the application knows whether its
+	 * replicas join an election.
+	 */
+	private static LeaderElectionRuleSettings leaderElectionRules(KubernetesProperties kubernetes,
+			List<String> disabledMetrics) {
+		KubernetesProperties.LeaderElectionAlerts alerts = kubernetes.leaderElection().alerts();
+		if (!alerts.enabled() || !kubernetes.enabled()) {
+			return LeaderElectionRuleSettings.NONE;
+		}
+		return new LeaderElectionRuleSettings(
+				readsOnly(LeaderElectionRules.NO_LEADER_READ, disabledMetrics)
+						? ResourceStateRuleSettings.Alert.of(LeaderElectionRuleSettings.NO_LEADER,
+								alerts.noLeader().forDuration(), alerts.noLeader().severity())
+						: null,
+				readsOnly(LeaderElectionRules.RECONCILING_WITHOUT_LEASE_READ, disabledMetrics)
+						? ResourceStateRuleSettings.Alert.of(LeaderElectionRuleSettings.RECONCILING_WITHOUT_LEASE,
+								alerts.reconcilingWithoutLease().forDuration(),
+								alerts.reconcilingWithoutLease().severity())
+						: null);
 	}
 
 	/**

@@ -10,6 +10,7 @@ import java.util.TreeMap;
 
 import dev.controllerobservability.internal.json.IndentedJson;
 import dev.controllerobservability.internal.metrics.ResourceStateNames;
+import dev.controllerobservability.internal.rules.LeaderElectionRules;
 import dev.controllerobservability.internal.rules.ResourceStateRules;
 import dev.controllerobservability.internal.rules.WebhookRules;
 import dev.controllerobservability.catalog.ObjectRef;
@@ -112,6 +113,7 @@ public final class GrafanaDashboard {
 		}
 		resourceStatePanels();
 		webhookPanels();
+		leaderElectionPanels();
 		catalogPanels();
 		return this;
 	}
@@ -157,6 +159,18 @@ public final class GrafanaDashboard {
 		if (reads(WebhookRules.PANICS_READ)) {
 			panel("timeseries", "webhook panics", "short", target(WebhookRules.panics(window, job), "panics", false));
 		}
+	}
+
+	private void leaderElectionPanels() {
+		if (!this.builder.leaderElection || !reads(LeaderElectionRules.NO_LEADER_READ)) {
+			return;
+		}
+		row("Leader election");
+		String job = "job=~\"$job\"";
+		// 1 while the election works; 0 for about a lease duration during a failover.
+		panel("timeseries", "leaders", "short",
+				List.of(target(LeaderElectionRules.leaders(job), "{{name}} leaders", false),
+						target(LeaderElectionRules.leading(job), "{{instance}} leads {{name}}", false)));
 	}
 
 	private boolean reads(List<String> families) {
@@ -347,6 +361,8 @@ public final class GrafanaDashboard {
 
 		private boolean webhooks;
 
+		private boolean leaderElection;
+
 		private Builder(String title, String namespace) {
 			this.title = title;
 			this.namespace = namespace;
@@ -416,6 +432,17 @@ public final class GrafanaDashboard {
 		 */
 		public Builder webhooks(boolean webhooks) {
 			this.webhooks = webhooks;
+			return this;
+		}
+
+		/**
+		 * Adds a row on {@code leader_election_master_status}: the leaders of each
+		 * election, summed over the replicas, and which replica leads it.
+		 * @param leaderElection whether the controller's replicas elect a leader
+		 * @return this builder
+		 */
+		public Builder leaderElection(boolean leaderElection) {
+			this.leaderElection = leaderElection;
 			return this;
 		}
 

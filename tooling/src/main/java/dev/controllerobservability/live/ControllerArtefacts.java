@@ -127,6 +127,7 @@ public class ControllerArtefacts {
 			.disabledMetrics(this.declared.disabledMetrics())
 			.window(this.window)
 			.webhooks(this.rules.alerts().stream().anyMatch((alert) -> alert.name().startsWith("Webhook")))
+			.leaderElection(this.rules.alerts().stream().anyMatch((alert) -> alert.name().startsWith("LeaderElection")))
 			.build();
 	}
 

@@ -13,6 +13,8 @@ import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 import dev.controllerobservability.InvalidSettingException;
+import dev.controllerobservability.internal.rules.LeaderElectionRuleSettings;
+import dev.controllerobservability.internal.rules.LeaderElectionRules;
 import dev.controllerobservability.internal.rules.ManifestYaml;
 import dev.controllerobservability.internal.rules.OperationRuleSettings;
 import dev.controllerobservability.internal.rules.OperationRules;
@@ -174,6 +176,10 @@ public record RuleSet(String group, List<RecordingRule> recordingRules, List<Ale
 
 		private @Nullable AlertArguments webhookPanics;
 
+		private @Nullable AlertArguments noLeader;
+
+		private @Nullable AlertArguments reconcilingWithoutLease;
+
 		private Builder(String namespace, Function<String, OperationDescriptor> operations) {
 			this.namespace = namespace;
 			this.operations = operations;
@@ -298,6 +304,33 @@ public record RuleSet(String group, List<RecordingRule> recordingRules, List<Ale
 		}
 
 		/**
+		 * Switches on {@code LeaderElectionNoLeader}: it fires when no replica reported
+		 * {@code leader_election_master_status} 1 for an election over the last 5m, a
+		 * window a failover after a killed leader stays within.
+		 * @param forDuration how long that may last, such as {@code 5m}
+		 * @param severity the alert's severity
+		 * @return this builder
+		 */
+		public Builder leaderElectionNoLeaderAlert(@Nullable String forDuration, @Nullable AlertSeverity severity) {
+			this.noLeader = new AlertArguments(forDuration, severity);
+			return this;
+		}
+
+		/**
+		 * Switches on {@code LeaderElectionReconcilingWithoutLease}: it fires when a
+		 * replica's {@code controller_runtime_reconcile_total} rose over the last 5m
+		 * while its {@code leader_election_master_status} stayed 0, as on a replica that
+		 * keeps running its controllers after losing its lease.
+		 * @param forDuration how long that may last, such as {@code 5m}
+		 * @param severity the alert's severity
+		 * @return this builder
+		 */
+		public Builder reconcilingWithoutLeaseAlert(@Nullable String forDuration, @Nullable AlertSeverity severity) {
+			this.reconcilingWithoutLease = new AlertArguments(forDuration, severity);
+			return this;
+		}
+
+		/**
 		 * Switches on {@code ResourceGenerationNotReconciled}: it fires when
 		 * {@code <namespace>_resource_generation} of a resource stays above its
 		 * {@code <namespace>_resource_observed_generation}.
@@ -358,6 +391,10 @@ public record RuleSet(String group, List<RecordingRule> recordingRules, List<Ale
 					new WebhookRuleSettings(alert(WebhookRuleSettings.ERRORS, this.webhookErrors),
 							alert(WebhookRuleSettings.LATENCY, this.webhookLatency),
 							alert(WebhookRuleSettings.PANICS, this.webhookPanics)),
+					alerts);
+			LeaderElectionRules.add(
+					new LeaderElectionRuleSettings(alert(LeaderElectionRuleSettings.NO_LEADER, this.noLeader),
+							alert(LeaderElectionRuleSettings.RECONCILING_WITHOUT_LEASE, this.reconcilingWithoutLease)),
 					alerts);
 			recordingRules.forEach(RuleValidator::validate);
 			alerts.forEach(RuleValidator::validate);

@@ -126,4 +126,19 @@ class GrafanaDashboardTests {
 			.noneMatch((expr) -> expr.contains("latency_seconds"));
 	}
 
+	@Test
+	void drawsTheLeadersOfEachElectionWhenTheReplicasElectOne() {
+		GrafanaDashboard dashboard = GrafanaDashboard.builder("Demo", "karpenter").leaderElection(true).build();
+		assertThat(dashboard.toJson()).contains("\"title\": \"Leader election\"", "\"title\": \"leaders\"");
+		assertThat(dashboard.expressions()).containsExactly(
+				"sum by (name) (leader_election_master_status{job=~\"$job\"})",
+				"leader_election_master_status{job=~\"$job\"} == 1");
+		assertThat(GrafanaDashboard.builder("Demo", "karpenter").build().toJson()).doesNotContain("Leader election");
+		assertThat(GrafanaDashboard.builder("Demo", "karpenter")
+			.leaderElection(true)
+			.disabledMetrics(List.of("leader_election_master_status"))
+			.build()
+			.expressions()).isEmpty();
+	}
+
 }

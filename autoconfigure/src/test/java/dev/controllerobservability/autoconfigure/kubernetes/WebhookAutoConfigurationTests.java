@@ -111,6 +111,24 @@ class WebhookAutoConfigurationTests {
 	}
 
 	@Test
+	void switchesTheLeaderElectionAlertsOnOnlyWhenEnabled() {
+		String alerts = "controller.observability.kubernetes.leader-election.alerts.";
+		KubernetesContextRunner.servlet()
+			.run((context) -> assertThat(context.getBean(RuleSet.class).alerts()).isEmpty());
+		KubernetesContextRunner.servlet()
+			.withPropertyValues(alerts + "enabled=true", alerts + "no-leader.severity=critical")
+			.run((context) -> assertThat(context.getBean(RuleSet.class).alerts())
+				.extracting(AlertRule::name, AlertRule::forDuration, AlertRule::severity)
+				.containsExactly(tuple("LeaderElectionNoLeader", "5m", "critical"),
+						tuple("LeaderElectionReconcilingWithoutLease", "5m", "warning")));
+		KubernetesContextRunner.servlet()
+			.withPropertyValues(alerts + "enabled=true",
+					"controller.observability.disabled-metrics=controller_runtime_reconcile_total")
+			.run((context) -> assertThat(context.getBean(RuleSet.class).alerts()).extracting(AlertRule::name)
+				.containsExactly("LeaderElectionNoLeader"));
+	}
+
+	@Test
 	void leavesOutTheAlertsOfDisabledWebhookFamilies() {
 		KubernetesContextRunner.servlet()
 			.withPropertyValues(PATHS + "admission-paths=/validate",

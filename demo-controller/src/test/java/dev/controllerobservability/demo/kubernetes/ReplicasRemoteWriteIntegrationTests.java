@@ -93,6 +93,8 @@ class ReplicasRemoteWriteIntegrationTests {
 			.pollInterval(Duration.ofMillis(500))
 			.ignoreExceptions()
 			.until(() -> get(ports.get(0), "/actuator/controllerrules/prometheus"), (body) -> body.contains("groups:"));
+		// The leader-election alerts are evaluated too: none may be pending over the run.
+		assertThat(rules).contains("alert: LeaderElectionNoLeader", "alert: LeaderElectionReconcilingWithoutLease");
 		PrometheusServer central = PrometheusServer.receivingRemoteWrite()
 			.rules(rules)
 			.evaluationInterval(Duration.ofSeconds(1))
@@ -113,6 +115,7 @@ class ReplicasRemoteWriteIntegrationTests {
 		assertSummedPerControllerEqualsLeaders(central, List.of(leader));
 		assertDashboardEqualsLeaders(central, dashboard, List.of(leader));
 		assertNoAlerts(central, begin);
+		assertCommonTagWinsOverExternalLabel(central, leader);
 
 		leader.process().destroyForcibly().waitFor(30, TimeUnit.SECONDS);
 		await().atMost(TIMEOUT)
@@ -168,6 +171,22 @@ class ReplicasRemoteWriteIntegrationTests {
 			.orElseThrow();
 	}
 
+	/**
+	 * Prometheus adds an external label only to a series without it: the demo's common
+	 * tag {@code cluster} stays on the controller's own series, the agent's value goes on
+	 * {@code up} and the standard families.
+	 */
+	private static void assertCommonTagWinsOverExternalLabel(PrometheusServer central, Replica leader) {
+		String external = HighAvailabilityDocs.agentExternalLabels().get("cluster");
+		assertThat(external).isNotEqualTo("demo");
+		assertThat(central
+			.query("karpenter_cloudprovider_launch_duration_seconds_count{instance=\"" + leader.instance() + "\"}"))
+			.isNotEmpty()
+			.allSatisfy((sample) -> assertThat(sample.labels()).containsEntry("cluster", "demo"));
+		assertThat(central.query("up{instance=\"" + leader.instance() + "\"}")).singleElement()
+			.satisfies((sample) -> assertThat(sample.labels()).containsEntry("cluster", external));
+	}
+
 	private void awaitReconciling(PrometheusServer central, Replica leader) {
 		String selector = "{instance=\"" + leader.instance() + "\"}";
 		await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
@@ -202,8 +221,12 @@ class ReplicasRemoteWriteIntegrationTests {
 			Map<Map<String, String>, Double> ratios = values(central.query(errorRatio, evaluated));
 			assertThat(ratios.get(Map.of("provisioner", FAILING))).as("error ratio of %s", FAILING).isPositive();
 		});
-		// Followers reconcile nothing and launch nothing: their counters add zero.
+		// Followers reconcile nothing and launch nothing: they expose no operation series
+		// at all, and controller-runtime's families at 0.
 		String followers = "{instance!~\"" + instances(leaders) + "\"}";
+		assertThat(central.query("karpenter_cloudprovider_launch_duration_seconds_count" + followers)).isEmpty();
+		assertThat(central.query("controller_runtime_reconcile_total" + followers)).isNotEmpty()
+			.allSatisfy((sample) -> assertThat(sample.value()).isZero());
 		assertThat(central.queryScalar("sum(controller_runtime_reconcile_total" + followers + ") or vector(0)"))
 			.isZero();
 		assertThat(central
@@ -330,6 +353,7 @@ class ReplicasRemoteWriteIntegrationTests {
 				// replicas'.
 				"--controller.observability.rules.operations.bind.latency.threshold=60s",
 				"--management.endpoints.web.exposure.include=prometheus,controllerrules",
+				"--controller.observability.kubernetes.leader-election.alerts.enabled=true",
 				"--logging.level.io.javaoperatorsdk=WARN"));
 		ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
 		// Each pod has its own host name, which JOSDK takes as its lease identity.

@@ -64,6 +64,15 @@ public final class ResourceStateRules {
 	}
 
 	/**
+	 * One series per controller out of every replica's: their sum.
+	 * @param selector a series selector or expression
+	 * @return the PromQL
+	 */
+	public static String sumOverReplicas(String selector) {
+		return "sum without (" + REPLICA_LABELS + ") (" + selector + ")";
+	}
+
+	/**
 	 * Adds the alerts switched on.
 	 * @param namespace the controller's namespace
 	 * @param settings the alerts

@@ -30,11 +30,32 @@ import dev.controllerobservability.rules.ScrapeTarget;
  * @param scrape where and how often Prometheus scrapes the controller
  * @param resourceState built-in alerts on the resource state metrics
  * @param webhooks built-in alerts on the webhook metrics
+ * @param leaderElection built-in alerts on {@code leader_election_master_status}
  */
 public record RuleSettings(String window, String group, Map<String, String> prometheusRuleLabels,
 		Map<String, OperationRuleSettings> operations, Map<String, RecordingRule> recordingRules,
 		Map<String, AlertRule> alerts, ScrapeTarget scrape, ResourceStateRuleSettings resourceState,
-		WebhookRuleSettings webhooks) {
+		WebhookRuleSettings webhooks, LeaderElectionRuleSettings leaderElection) {
+
+	/**
+	 * Settings without built-in alerts on leader election.
+	 * @param window range of the rate windows
+	 * @param group name of the rule group
+	 * @param prometheusRuleLabels labels of the generated Prometheus Operator resources
+	 * @param operations built-in rules per operation
+	 * @param recordingRules recording rules of the user's own
+	 * @param alerts alerts of the user's own
+	 * @param scrape where and how often Prometheus scrapes the controller
+	 * @param resourceState built-in alerts on the resource state metrics
+	 * @param webhooks built-in alerts on the webhook metrics
+	 */
+	public RuleSettings(String window, String group, Map<String, String> prometheusRuleLabels,
+			Map<String, OperationRuleSettings> operations, Map<String, RecordingRule> recordingRules,
+			Map<String, AlertRule> alerts, ScrapeTarget scrape, ResourceStateRuleSettings resourceState,
+			WebhookRuleSettings webhooks) {
+		this(window, group, prometheusRuleLabels, operations, recordingRules, alerts, scrape, resourceState, webhooks,
+				LeaderElectionRuleSettings.NONE);
+	}
 
 	/**
 	 * Settings without built-in alerts on webhooks.
@@ -111,6 +132,14 @@ public record RuleSettings(String window, String group, Map<String, String> prom
 		if (this.webhooks.panics() != null) {
 			builder.webhookPanicsAlert(this.webhooks.panics().forDuration(), this.webhooks.panics().severity());
 		}
+		if (this.leaderElection.noLeader() != null) {
+			builder.leaderElectionNoLeaderAlert(this.leaderElection.noLeader().forDuration(),
+					this.leaderElection.noLeader().severity());
+		}
+		if (this.leaderElection.reconcilingWithoutLease() != null) {
+			builder.reconcilingWithoutLeaseAlert(this.leaderElection.reconcilingWithoutLease().forDuration(),
+					this.leaderElection.reconcilingWithoutLease().severity());
+		}
 		this.recordingRules.values().forEach(builder::recordingRule);
 		this.alerts.values().forEach(builder::alert);
 		return builder.build();
@@ -128,6 +157,9 @@ public record RuleSettings(String window, String group, Map<String, String> prom
 		}
 		if (this.recordingRules.containsKey(rule)) {
 			return "recording-rules[" + rule + "]";
+		}
+		if (rule.startsWith("LeaderElection")) {
+			return "kubernetes.leader-election.alerts";
 		}
 		if (rule.startsWith("Webhook")) {
 			return "kubernetes.webhooks.alerts";
