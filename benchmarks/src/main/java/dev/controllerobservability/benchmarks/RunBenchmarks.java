@@ -28,11 +28,12 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code performance-probes.json} (the heap per series, every start-up run and the run's
  * duration) into the docs directory given as the first argument. Heap and start-up
  * figures come from {@link JvmProbe} runs in JVMs of their own, the start-up runs
- * alternating the two variants ({@link StartupComparison}). With {@code --report-only} as
- * second argument it only rewrites the report from those files. With {@code --rows} and a
- * regular expression of recording benchmark methods, or {@code --scrape-rows} and
- * optionally the forks of each registry, it runs those rows again and puts them in place
- * of the earlier run's.
+ * alternating the two variants ({@link StartupComparison}). With {@code --resume} and the
+ * work directory of a run that stopped, it takes the recording rows that run finished and
+ * runs the rest. With {@code --report-only} as second argument it only rewrites the
+ * report from those files. With {@code --rows} and a regular expression of recording
+ * benchmark methods, or {@code --scrape-rows} and optionally the forks of each registry,
+ * it runs those rows again and puts them in place of the earlier run's.
  */
 public final class RunBenchmarks {
 
@@ -91,11 +92,13 @@ public final class RunBenchmarks {
 			scrapeRows(docs, (args.length > 2) ? Integer.parseInt(args[2]) : SCRAPE_FORMAT_ROUNDS);
 			return;
 		}
-		Path work = Files.createTempDirectory("controller-observability-benchmarks");
+		// A run that stopped after its recording rows resumes from its work directory.
+		Path work = (args.length > 2 && args[1].equals("--resume")) ? Path.of(args[2])
+				: Files.createTempDirectory("controller-observability-benchmarks");
 		Instant started = Instant.now();
 		ArrayNode results = JSON.createArrayNode();
-		results.addAll(run(work, "recording-1-thread", RecordingBenchmark.class, 1, 1, ".*"));
-		results.addAll(run(work, "recording-2-threads", RecordingBenchmark.class, 2, TWO_THREAD_FORKS, ".*"));
+		results.addAll(runOrResume(work, "recording-1-thread", 1, 1));
+		results.addAll(runOrResume(work, "recording-2-threads", 2, TWO_THREAD_FORKS));
 		Random random = new Random();
 		for (String series : ScrapeBenchmark.SERIES) {
 			results.addAll(InterleavedForks.run(JSON, work.resolve("scrape.json"),
@@ -226,6 +229,17 @@ public final class RunBenchmarks {
 		report.chart(docs.resolve("performance.png"));
 		System.out.println("Wrote " + docs.resolve("performance.md"));
 		return report;
+	}
+
+	/** The recording rows, read from the work directory when an earlier run left them. */
+	private static ArrayNode runOrResume(Path work, String name, int threads, int forks)
+			throws RunnerException, IOException {
+		Path result = work.resolve(name + ".json");
+		if (Files.exists(result)) {
+			System.out.println("Resuming with the rows of " + result);
+			return (ArrayNode) JSON.readTree(Files.readString(result));
+		}
+		return run(work, name, RecordingBenchmark.class, threads, forks, ".*");
 	}
 
 	private static ArrayNode run(Path work, String name, Class<?> benchmark, int threads, int forks, String methods)

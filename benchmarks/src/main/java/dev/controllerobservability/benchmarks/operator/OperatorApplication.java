@@ -17,15 +17,11 @@ import io.javaoperatorsdk.operator.Operator;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.context.annotation.ImportCandidates;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
-
-import dev.controllerobservability.autoconfigure.ControllerObservabilityAutoConfiguration;
-import dev.controllerobservability.autoconfigure.endpoint.ControllerObservabilityEndpointsAutoConfiguration;
-import dev.controllerobservability.autoconfigure.kubernetes.KubernetesObservabilityAutoConfiguration;
-import dev.controllerobservability.autoconfigure.operations.ObservedOperationAspectAutoConfiguration;
-import dev.controllerobservability.autoconfigure.rules.ControllerRulesAndLintAutoConfiguration;
 
 /**
  * An existing Java Operator SDK controller to which the starter is added: a
@@ -40,10 +36,17 @@ import dev.controllerobservability.autoconfigure.rules.ControllerRulesAndLintAut
 @SpringBootApplication
 public class OperatorApplication {
 
-	/** The starter's auto-configurations, excluded in the run without the starter. */
-	static final List<Class<?>> STARTER_AUTO_CONFIGURATIONS = List.of(ControllerObservabilityAutoConfiguration.class,
-			ControllerRulesAndLintAutoConfiguration.class, ControllerObservabilityEndpointsAutoConfiguration.class,
-			ObservedOperationAspectAutoConfiguration.class, KubernetesObservabilityAutoConfiguration.class);
+	/**
+	 * The starter's auto-configurations, excluded in the run without the starter: every
+	 * one its imports file lists, so that one added later is excluded too.
+	 */
+	static List<String> starterAutoConfigurations() {
+		return ImportCandidates.load(AutoConfiguration.class, OperatorApplication.class.getClassLoader())
+			.getCandidates()
+			.stream()
+			.filter((name) -> name.startsWith("dev.controllerobservability."))
+			.toList();
+	}
 
 	/**
 	 * Starts the controller on a free port.
@@ -51,8 +54,7 @@ public class OperatorApplication {
 	 * @return the started context
 	 */
 	public static ConfigurableApplicationContext start(boolean withStarter) {
-		String excluded = withStarter ? ""
-				: String.join(",", STARTER_AUTO_CONFIGURATIONS.stream().map(Class::getName).toList());
+		String excluded = withStarter ? "" : String.join(",", starterAutoConfigurations());
 		return SpringApplication.run(OperatorApplication.class, "--spring.config.name=operator-application",
 				"--spring.autoconfigure.exclude=" + excluded);
 	}
