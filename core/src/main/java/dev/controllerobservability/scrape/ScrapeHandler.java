@@ -9,6 +9,7 @@ import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Set;
 
 import com.sun.net.httpserver.HttpExchange;
@@ -52,7 +53,8 @@ public final class ScrapeHandler implements HttpHandler {
 	 * @return the handler
 	 */
 	public static ScrapeHandler of(SharedScrape scrape) {
-		return new ScrapeHandler(scrape);
+		return new ScrapeHandler(Objects.requireNonNull(scrape,
+				"ScrapeHandler.of(null): pass the SharedScrape to serve, built with SharedScrape.builder(…)"));
 	}
 
 	@Override

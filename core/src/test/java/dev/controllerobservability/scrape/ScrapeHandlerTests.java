@@ -20,6 +20,7 @@ import dev.controllerobservability.exposition.Exposition;
 import dev.controllerobservability.internal.metrics.ScrapeFormat;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatNullPointerException;
 
 /**
  * The JDK HTTP handler negotiates the format as Prometheus asks for it, filters by
@@ -50,6 +51,12 @@ class ScrapeHandlerTests {
 			this.server.stop(0);
 		}
 		this.executor.shutdownNow();
+	}
+
+	@Test
+	void refusesNoScrapeNamingTheArgument() {
+		assertThatNullPointerException().isThrownBy(() -> ScrapeHandler.of(null))
+			.withMessage("ScrapeHandler.of(null): pass the SharedScrape to serve, built with SharedScrape.builder(…)");
 	}
 
 	@Test
