@@ -58,7 +58,7 @@ public record KubernetesProperties(@DefaultValue("true") boolean enabled, @Defau
 	 * @param severity Severity: critical, warning or info.
 	 */
 	public record LeaderAlert(@Name("for") @DefaultValue("5m") String forDuration,
-			@DefaultValue("WARNING") AlertSeverity severity) {
+			@DefaultValue("WARNING") AlertSeverity severity) implements BuiltInAlert {
 
 	}
 
@@ -115,7 +115,7 @@ public record KubernetesProperties(@DefaultValue("true") boolean enabled, @Defau
 	 * @param severity Severity: critical, warning or info.
 	 */
 	public record PanicAlert(@Name("for") @DefaultValue("0m") String forDuration,
-			@DefaultValue("WARNING") AlertSeverity severity) {
+			@DefaultValue("WARNING") AlertSeverity severity) implements BuiltInAlert {
 
 	}
 
@@ -153,7 +153,26 @@ public record KubernetesProperties(@DefaultValue("true") boolean enabled, @Defau
 	 * @param severity Severity: critical, warning or info.
 	 */
 	public record Alert(@Name("for") @DefaultValue("15m") String forDuration,
-			@DefaultValue("WARNING") AlertSeverity severity) {
+			@DefaultValue("WARNING") AlertSeverity severity) implements BuiltInAlert {
+
+	}
+
+	/**
+	 * What every built-in alert's properties give: its {@code for} and its severity.
+	 */
+	interface BuiltInAlert {
+
+		/**
+		 * How long the condition must hold before the alert fires.
+		 * @return a Prometheus duration
+		 */
+		String forDuration();
+
+		/**
+		 * The alert's severity.
+		 * @return the severity
+		 */
+		AlertSeverity severity();
 
 	}
 

@@ -2,20 +2,18 @@ package dev.controllerobservability.autoconfigure;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 import org.springframework.core.env.Environment;
 
 import dev.controllerobservability.autoconfigure.strictness.InvalidObservabilityPropertyException;
 import dev.controllerobservability.internal.rules.LeaderElectionRuleSettings;
-import dev.controllerobservability.internal.rules.LeaderElectionRules;
 import dev.controllerobservability.internal.rules.OperationRuleSettings;
 import dev.controllerobservability.internal.rules.ResourceStateRuleSettings;
 import dev.controllerobservability.internal.rules.WebhookRuleSettings;
-import dev.controllerobservability.internal.rules.WebhookRules;
 import dev.controllerobservability.internal.rules.RuleSettingRules;
 import dev.controllerobservability.internal.rules.RuleSettings;
+import dev.controllerobservability.internal.settings.Setting;
 import dev.controllerobservability.rules.AlertRule;
 import dev.controllerobservability.rules.RecordingRule;
 
@@ -57,39 +55,29 @@ final class RulesResolver {
 		return new RuleSettings(window, group, ruleLabels, Collections.unmodifiableMap(operations),
 				Collections.unmodifiableMap(recordingRules), Collections.unmodifiableMap(alerts),
 				ScrapeTargetFactory.create(properties.scrape(), ruleLabels, environment, applicationName),
-				resourceStateRules(properties.kubernetes()),
-				webhookRules(properties.kubernetes(), properties.disabledMetrics()),
-				leaderElectionRules(properties.kubernetes(), properties.disabledMetrics()));
+				resourceStateRules(properties.kubernetes()), webhookRules(properties.kubernetes()),
+				leaderElectionRules(properties.kubernetes()));
 	}
 
 	/**
-	 * The leader-election alerts switched on, each left out when it reads a family in
-	 * {@code disabled-metrics}. They are opt-in: only the application knows whether its
-	 * replicas join an election.
+	 * The leader-election alerts switched on. They are opt-in: only the application knows
+	 * whether its replicas join an election. {@code RuleSet.Builder} leaves out the ones
+	 * that read a family in {@code disabled-metrics}.
 	 */
-	private static LeaderElectionRuleSettings leaderElectionRules(KubernetesProperties kubernetes,
-			List<String> disabledMetrics) {
+	private static LeaderElectionRuleSettings leaderElectionRules(KubernetesProperties kubernetes) {
 		KubernetesProperties.LeaderElectionAlerts alerts = kubernetes.leaderElection().alerts();
 		if (!alerts.enabled() || !kubernetes.enabled()) {
 			return LeaderElectionRuleSettings.NONE;
 		}
-		return new LeaderElectionRuleSettings(
-				readsOnly(LeaderElectionRules.NO_LEADER_READ, disabledMetrics)
-						? ResourceStateRuleSettings.Alert.of(LeaderElectionRuleSettings.NO_LEADER,
-								alerts.noLeader().forDuration(), alerts.noLeader().severity())
-						: null,
-				readsOnly(LeaderElectionRules.RECONCILING_WITHOUT_LEASE_READ, disabledMetrics)
-						? ResourceStateRuleSettings.Alert.of(LeaderElectionRuleSettings.RECONCILING_WITHOUT_LEASE,
-								alerts.reconcilingWithoutLease().forDuration(),
-								alerts.reconcilingWithoutLease().severity())
-						: null);
+		return new LeaderElectionRuleSettings(alert(LeaderElectionRuleSettings.NO_LEADER, alerts.noLeader()),
+				alert(LeaderElectionRuleSettings.RECONCILING_WITHOUT_LEASE, alerts.reconcilingWithoutLease()));
 	}
 
 	/**
-	 * The webhook alerts switched on, leaving out each one that reads a family in
-	 * {@code disabled-metrics}, as the dashboard leaves out its panel.
+	 * The webhook alerts switched on; {@code RuleSet.Builder} leaves out the ones that
+	 * read a family in {@code disabled-metrics}, as the dashboard leaves out its panel.
 	 */
-	private static WebhookRuleSettings webhookRules(KubernetesProperties kubernetes, List<String> disabledMetrics) {
+	private static WebhookRuleSettings webhookRules(KubernetesProperties kubernetes) {
 		KubernetesProperties.Webhooks webhooks = kubernetes.webhooks();
 		KubernetesProperties.WebhookAlerts alerts = webhooks.alerts();
 		boolean declared = !webhooks.admissionPaths().isEmpty() || !webhooks.conversionPaths().isEmpty();
@@ -97,18 +85,9 @@ final class RulesResolver {
 		if (!enabled || !kubernetes.enabled()) {
 			return WebhookRuleSettings.NONE;
 		}
-		return new WebhookRuleSettings(
-				readsOnly(WebhookRules.ERRORS_READ, disabledMetrics) ? ResourceStateRuleSettings.Alert
-					.of(WebhookRuleSettings.ERRORS, alerts.errors().forDuration(), alerts.errors().severity()) : null,
-				readsOnly(WebhookRules.LATENCY_READ, disabledMetrics) ? ResourceStateRuleSettings.Alert
-					.of(WebhookRuleSettings.LATENCY, alerts.latency().forDuration(), alerts.latency().severity())
-						: null,
-				readsOnly(WebhookRules.PANICS_READ, disabledMetrics) ? ResourceStateRuleSettings.Alert
-					.of(WebhookRuleSettings.PANICS, alerts.panics().forDuration(), alerts.panics().severity()) : null);
-	}
-
-	private static boolean readsOnly(List<String> families, List<String> disabledMetrics) {
-		return families.stream().noneMatch(disabledMetrics::contains);
+		return new WebhookRuleSettings(alert(WebhookRuleSettings.ERRORS, alerts.errors()),
+				alert(WebhookRuleSettings.LATENCY, alerts.latency()),
+				alert(WebhookRuleSettings.PANICS, alerts.panics()));
 	}
 
 	private static ResourceStateRuleSettings resourceStateRules(KubernetesProperties kubernetes) {
@@ -124,11 +103,12 @@ final class RulesResolver {
 		if (!enabled || !kubernetes.enabled()) {
 			return new ResourceStateRuleSettings(null, null);
 		}
-		return new ResourceStateRuleSettings(
-				ResourceStateRuleSettings.Alert.of(ResourceStateRuleSettings.NOT_READY, alerts.notReady().forDuration(),
-						alerts.notReady().severity()),
-				ResourceStateRuleSettings.Alert.of(ResourceStateRuleSettings.GENERATION_NOT_RECONCILED,
-						alerts.generationNotReconciled().forDuration(), alerts.generationNotReconciled().severity()));
+		return new ResourceStateRuleSettings(alert(ResourceStateRuleSettings.NOT_READY, alerts.notReady()),
+				alert(ResourceStateRuleSettings.GENERATION_NOT_RECONCILED, alerts.generationNotReconciled()));
+	}
+
+	private static ResourceStateRuleSettings.Alert alert(Setting setting, KubernetesProperties.BuiltInAlert alert) {
+		return ResourceStateRuleSettings.Alert.of(setting, alert.forDuration(), alert.severity());
 	}
 
 	private static OperationRuleSettings operationSettings(String operation, String window,

@@ -2,10 +2,12 @@ package dev.controllerobservability.rules;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
@@ -180,6 +182,8 @@ public record RuleSet(String group, List<RecordingRule> recordingRules, List<Ale
 
 		private @Nullable AlertArguments reconcilingWithoutLease;
 
+		private Set<String> disabledMetrics = Set.of();
+
 		private Builder(String namespace, Function<String, OperationDescriptor> operations) {
 			this.namespace = namespace;
 			this.operations = operations;
@@ -345,6 +349,25 @@ public record RuleSet(String group, List<RecordingRule> recordingRules, List<Ale
 		}
 
 		/**
+		 * Names the metrics the controller never registers, as
+		 * {@code ControllerObservability.disabledMetrics()} returns them: a built-in
+		 * webhook or leader-election alert that reads one of them is left out, as the
+		 * dashboard leaves out its panel, since it could never fire.
+		 * @param disabledMetrics exposed names such as
+		 * {@code controller_runtime_webhook_panics_total}
+		 * @return this builder
+		 */
+		public Builder disabledMetrics(Collection<String> disabledMetrics) {
+			if (disabledMetrics == null || disabledMetrics.stream().anyMatch(Objects::isNull)) {
+				throw new IllegalArgumentException(
+						"disabledMetrics must be a collection of exposed metric names without null, got "
+								+ disabledMetrics + "; pass observability.disabledMetrics() or List.of()");
+			}
+			this.disabledMetrics = Set.copyOf(disabledMetrics);
+			return this;
+		}
+
+		/**
 		 * Adds a recording rule of the user's own.
 		 * @param rule the rule; its expression may use placeholders
 		 * @return this builder
@@ -388,13 +411,15 @@ public record RuleSet(String group, List<RecordingRule> recordingRules, List<Ale
 							alert(ResourceStateRuleSettings.GENERATION_NOT_RECONCILED, this.generationNotReconciled)),
 					alerts);
 			WebhookRules.add(window,
-					new WebhookRuleSettings(alert(WebhookRuleSettings.ERRORS, this.webhookErrors),
-							alert(WebhookRuleSettings.LATENCY, this.webhookLatency),
-							alert(WebhookRuleSettings.PANICS, this.webhookPanics)),
+					new WebhookRuleSettings(
+							alert(WebhookRuleSettings.ERRORS, this.webhookErrors, WebhookRules.ERRORS_READ),
+							alert(WebhookRuleSettings.LATENCY, this.webhookLatency, WebhookRules.LATENCY_READ),
+							alert(WebhookRuleSettings.PANICS, this.webhookPanics, WebhookRules.PANICS_READ)),
 					alerts);
-			LeaderElectionRules.add(
-					new LeaderElectionRuleSettings(alert(LeaderElectionRuleSettings.NO_LEADER, this.noLeader),
-							alert(LeaderElectionRuleSettings.RECONCILING_WITHOUT_LEASE, this.reconcilingWithoutLease)),
+			LeaderElectionRules.add(new LeaderElectionRuleSettings(
+					alert(LeaderElectionRuleSettings.NO_LEADER, this.noLeader, LeaderElectionRules.NO_LEADER_READ),
+					alert(LeaderElectionRuleSettings.RECONCILING_WITHOUT_LEASE, this.reconcilingWithoutLease,
+							LeaderElectionRules.RECONCILING_WITHOUT_LEASE_READ)),
 					alerts);
 			recordingRules.forEach(RuleValidator::validate);
 			alerts.forEach(RuleValidator::validate);
@@ -438,6 +463,17 @@ public record RuleSet(String group, List<RecordingRule> recordingRules, List<Ale
 				dev.controllerobservability.internal.settings.Setting setting, @Nullable AlertArguments given) {
 			return (given != null) ? ResourceStateRuleSettings.Alert.of(setting, given.forDuration(), given.severity())
 					: null;
+		}
+
+		/**
+		 * A built-in alert switched on, unless it reads a disabled metric; its arguments
+		 * are checked either way.
+		 */
+		private ResourceStateRuleSettings.@Nullable Alert alert(
+				dev.controllerobservability.internal.settings.Setting setting, @Nullable AlertArguments given,
+				List<String> reads) {
+			ResourceStateRuleSettings.Alert alert = alert(setting, given);
+			return (alert != null && reads.stream().noneMatch(this.disabledMetrics::contains)) ? alert : null;
 		}
 
 		/** The arguments as given, checked when built. */

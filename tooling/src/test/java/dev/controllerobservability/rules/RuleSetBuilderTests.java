@@ -108,6 +108,34 @@ class RuleSetBuilderTests {
 	}
 
 	@Test
+	void leavesOutTheBuiltInAlertsThatReadADisabledMetric() {
+		UnaryOperator<RuleSet.Builder> all = (builder) -> builder.webhookErrorsAlert("15m", AlertSeverity.WARNING)
+			.webhookLatencyAlert("15m", AlertSeverity.WARNING)
+			.webhookPanicsAlert("0m", AlertSeverity.WARNING)
+			.leaderElectionNoLeaderAlert("5m", AlertSeverity.WARNING)
+			.reconcilingWithoutLeaseAlert("5m", AlertSeverity.WARNING);
+		assertThat(all.apply(builder()).build().alerts()).extracting(AlertRule::name)
+			.containsExactly("WebhookErrorRatioHigh", "WebhookLatencyHigh", "WebhookPanics", "LeaderElectionNoLeader",
+					"LeaderElectionReconcilingWithoutLease");
+		RuleSet rules = all.apply(builder())
+			.disabledMetrics(List.of("controller_runtime_webhook_latency_seconds",
+					"controller_runtime_conversion_webhook_panics_total", "controller_runtime_reconcile_total"))
+			.build();
+		assertThat(rules.alerts()).extracting(AlertRule::name)
+			.containsExactly("WebhookErrorRatioHigh", "LeaderElectionNoLeader");
+	}
+
+	@Test
+	void disabledMetricsRefusesNullNamingTheArgument() {
+		List<String> withNull = java.util.Arrays.asList("controller_runtime_reconcile_total", null);
+		assertThatExceptionOfType(IllegalArgumentException.class).isThrownBy(() -> builder().disabledMetrics(withNull))
+			.withMessageStartingWith("disabledMetrics must be a collection of exposed metric names without null")
+			.withMessageEndingWith("pass observability.disabledMetrics() or List.of()");
+		assertThatExceptionOfType(IllegalArgumentException.class).isThrownBy(() -> builder().disabledMetrics(null))
+			.withMessageStartingWith("disabledMetrics must be");
+	}
+
+	@Test
 	void buildRefusesAnAlertPrometheusWouldRejectNamingIt() {
 		RuleSet.Builder builder = builder()
 			.alert(new AlertRule("LaunchErrors", "sum(up", "5m", "warning", "Launches fail", null, null, null, null));

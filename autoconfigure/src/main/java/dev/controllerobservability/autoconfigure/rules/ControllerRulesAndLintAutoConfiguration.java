@@ -52,7 +52,8 @@ public final class ControllerRulesAndLintAutoConfiguration {
 	RuleSet controllerRuleSet(ControllerObservabilitySettings settings, ControllerOperations operations) {
 		RuleSettings rules = settings.rules();
 		try {
-			return rules.toRuleSet(settings.core().namespace(), operations::describe);
+			return rules.toRuleSet(settings.core().namespace(), operations::describe,
+					settings.core().disabledMetrics());
 		}
 		catch (InvalidSettingException ex) {
 			throw InvalidObservabilityPropertyException.of(ex);

@@ -93,15 +93,21 @@ public record RuleSettings(String window, String group, Map<String, String> prom
 	}
 
 	/**
-	 * The rule set: the built-in rules of the operations, then the user's own.
+	 * The rule set: the built-in rules of the operations, then the user's own, leaving
+	 * out the built-in alerts that read a disabled metric.
 	 * @param namespace the controller's namespace
 	 * @param describe the names and labels of an operation's metrics
+	 * @param disabledMetrics exposed names of the metrics never registered
 	 * @return the rule set
 	 * @throws dev.controllerobservability.rules.InvalidRuleException for a rule
 	 * Prometheus would refuse, named as {@link #property(String)} says
 	 */
-	public RuleSet toRuleSet(String namespace, Function<String, OperationDescriptor> describe) {
-		RuleSet.Builder builder = RuleSet.builder(namespace, describe).window(this.window).group(this.group);
+	public RuleSet toRuleSet(String namespace, Function<String, OperationDescriptor> describe,
+			Collection<String> disabledMetrics) {
+		RuleSet.Builder builder = RuleSet.builder(namespace, describe)
+			.window(this.window)
+			.group(this.group)
+			.disabledMetrics(disabledMetrics);
 		this.operations.forEach((operation, rules) -> {
 			if (rules.errorRatio() != null) {
 				builder.errorRatioAlert(operation, rules.errorRatio().threshold(), rules.errorRatio().forDuration(),
