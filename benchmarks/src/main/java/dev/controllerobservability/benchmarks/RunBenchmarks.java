@@ -93,9 +93,13 @@ public final class RunBenchmarks {
 			return;
 		}
 		// A run that stopped after its recording rows resumes from its work directory.
-		Path work = (args.length > 2 && args[1].equals("--resume")) ? Path.of(args[2])
-				: Files.createTempDirectory("controller-observability-benchmarks");
-		Instant started = Instant.now();
+		boolean resume = args.length > 2 && args[1].equals("--resume");
+		Path work = resume ? Path.of(args[2]) : Files.createTempDirectory("controller-observability-benchmarks");
+		// A resumed run counts from the start of the run it resumes.
+		Path startedFile = work.resolve("started");
+		Instant started = (resume && Files.exists(startedFile)) ? Instant.parse(Files.readString(startedFile).strip())
+				: Instant.now();
+		Files.writeString(startedFile, started.toString());
 		ArrayNode results = JSON.createArrayNode();
 		results.addAll(runOrResume(work, "recording-1-thread", 1, 1));
 		results.addAll(runOrResume(work, "recording-2-threads", 2, TWO_THREAD_FORKS));
