@@ -91,6 +91,9 @@ class ScrapeHandlerTests {
 			assertThat(sample.name()).isEqualTo("pods_total");
 			assertThat(sample.value()).isEqualTo(2.0);
 		});
+		// Families are named without the counter's _total, as in Spring Boot's endpoint.
+		assertThat(Exposition.parse(get("/metrics?name[]=pods_total", "text/plain;version=0.0.4").body()).samples())
+			.isEmpty();
 		HttpResponse<String> openMetrics = get("/metrics", PROMETHEUS_ACCEPT);
 		assertThat(openMetrics.headers().firstValue("Content-Type"))
 			.hasValue(ScrapeFormat.OPENMETRICS_TEXT.contentType());
