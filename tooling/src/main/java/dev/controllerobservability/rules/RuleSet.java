@@ -2,12 +2,10 @@ package dev.controllerobservability.rules;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
@@ -27,6 +25,8 @@ import dev.controllerobservability.internal.rules.RuleTemplates;
 import dev.controllerobservability.internal.rules.RuleValidator;
 import dev.controllerobservability.internal.rules.WebhookRuleSettings;
 import dev.controllerobservability.internal.rules.WebhookRules;
+import dev.controllerobservability.internal.settings.Setting;
+import dev.controllerobservability.internal.settings.SettingRules;
 import dev.controllerobservability.operations.OperationDescriptor;
 
 /**
@@ -148,6 +148,10 @@ public record RuleSet(String group, List<RecordingRule> recordingRules, List<Ale
 	 */
 	public static final class Builder {
 
+		/** The disabled metrics given to this builder, checked by the core's rule. */
+		private static final Setting DISABLED_METRICS = new Setting("disabled-metrics",
+				"RuleSet.Builder.disabledMetrics(…)");
+
 		private final String namespace;
 
 		private final Function<String, OperationDescriptor> operations;
@@ -182,7 +186,7 @@ public record RuleSet(String group, List<RecordingRule> recordingRules, List<Ale
 
 		private @Nullable AlertArguments reconcilingWithoutLease;
 
-		private Set<String> disabledMetrics = Set.of();
+		private @Nullable List<@Nullable String> disabledMetrics = List.of();
 
 		private Builder(String namespace, Function<String, OperationDescriptor> operations) {
 			this.namespace = namespace;
@@ -354,16 +358,12 @@ public record RuleSet(String group, List<RecordingRule> recordingRules, List<Ale
 		 * webhook or leader-election alert that reads one of them is left out, as the
 		 * dashboard leaves out its panel, since it could never fire.
 		 * @param disabledMetrics exposed names such as
-		 * {@code controller_runtime_webhook_panics_total}
+		 * {@code controller_runtime_webhook_panics_total}, checked when built as
+		 * {@code ControllerObservability.Builder.disabledMetrics(…)} checks them
 		 * @return this builder
 		 */
-		public Builder disabledMetrics(Collection<String> disabledMetrics) {
-			if (disabledMetrics == null || disabledMetrics.stream().anyMatch(Objects::isNull)) {
-				throw new IllegalArgumentException(
-						"disabledMetrics must be a collection of exposed metric names without null, got "
-								+ disabledMetrics + "; pass observability.disabledMetrics() or List.of()");
-			}
-			this.disabledMetrics = Set.copyOf(disabledMetrics);
+		public Builder disabledMetrics(List<String> disabledMetrics) {
+			this.disabledMetrics = (disabledMetrics != null) ? new ArrayList<>(disabledMetrics) : null;
 			return this;
 		}
 
@@ -398,6 +398,7 @@ public record RuleSet(String group, List<RecordingRule> recordingRules, List<Ale
 			String window = RuleSettingRules.window(this.window);
 			String group = RuleSettingRules.group((this.group != null) ? this.group : this.namespace + ".rules",
 					this.namespace);
+			Set<String> disabled = Set.copyOf(SettingRules.disabledMetrics(DISABLED_METRICS, this.disabledMetrics));
 			List<RecordingRule> recordingRules = new ArrayList<>();
 			List<AlertRule> alerts = new ArrayList<>();
 			for (String operation : this.operationOrder) {
@@ -410,16 +411,15 @@ public record RuleSet(String group, List<RecordingRule> recordingRules, List<Ale
 					new ResourceStateRuleSettings(alert(ResourceStateRuleSettings.NOT_READY, this.notReady),
 							alert(ResourceStateRuleSettings.GENERATION_NOT_RECONCILED, this.generationNotReconciled)),
 					alerts);
-			WebhookRules.add(window,
-					new WebhookRuleSettings(
-							alert(WebhookRuleSettings.ERRORS, this.webhookErrors, WebhookRules.ERRORS_READ),
-							alert(WebhookRuleSettings.LATENCY, this.webhookLatency, WebhookRules.LATENCY_READ),
-							alert(WebhookRuleSettings.PANICS, this.webhookPanics, WebhookRules.PANICS_READ)),
-					alerts);
+			WebhookRules.add(window, new WebhookRuleSettings(
+					alert(WebhookRuleSettings.ERRORS, this.webhookErrors, WebhookRules.ERRORS_READ, disabled),
+					alert(WebhookRuleSettings.LATENCY, this.webhookLatency, WebhookRules.LATENCY_READ, disabled),
+					alert(WebhookRuleSettings.PANICS, this.webhookPanics, WebhookRules.PANICS_READ, disabled)), alerts);
 			LeaderElectionRules.add(new LeaderElectionRuleSettings(
-					alert(LeaderElectionRuleSettings.NO_LEADER, this.noLeader, LeaderElectionRules.NO_LEADER_READ),
+					alert(LeaderElectionRuleSettings.NO_LEADER, this.noLeader, LeaderElectionRules.NO_LEADER_READ,
+							disabled),
 					alert(LeaderElectionRuleSettings.RECONCILING_WITHOUT_LEASE, this.reconcilingWithoutLease,
-							LeaderElectionRules.RECONCILING_WITHOUT_LEASE_READ)),
+							LeaderElectionRules.RECONCILING_WITHOUT_LEASE_READ, disabled)),
 					alerts);
 			recordingRules.forEach(RuleValidator::validate);
 			alerts.forEach(RuleValidator::validate);
@@ -459,8 +459,8 @@ public record RuleSet(String group, List<RecordingRule> recordingRules, List<Ale
 					: null;
 		}
 
-		private static ResourceStateRuleSettings.@Nullable Alert alert(
-				dev.controllerobservability.internal.settings.Setting setting, @Nullable AlertArguments given) {
+		private static ResourceStateRuleSettings.@Nullable Alert alert(Setting setting,
+				@Nullable AlertArguments given) {
 			return (given != null) ? ResourceStateRuleSettings.Alert.of(setting, given.forDuration(), given.severity())
 					: null;
 		}
@@ -469,11 +469,10 @@ public record RuleSet(String group, List<RecordingRule> recordingRules, List<Ale
 		 * A built-in alert switched on, unless it reads a disabled metric; its arguments
 		 * are checked either way.
 		 */
-		private ResourceStateRuleSettings.@Nullable Alert alert(
-				dev.controllerobservability.internal.settings.Setting setting, @Nullable AlertArguments given,
-				List<String> reads) {
+		private static ResourceStateRuleSettings.@Nullable Alert alert(Setting setting, @Nullable AlertArguments given,
+				List<String> reads, Set<String> disabled) {
 			ResourceStateRuleSettings.Alert alert = alert(setting, given);
-			return (alert != null && reads.stream().noneMatch(this.disabledMetrics::contains)) ? alert : null;
+			return (alert != null && reads.stream().noneMatch(disabled::contains)) ? alert : null;
 		}
 
 		/** The arguments as given, checked when built. */

@@ -126,13 +126,22 @@ class RuleSetBuilderTests {
 	}
 
 	@Test
-	void disabledMetricsRefusesNullNamingTheArgument() {
+	void disabledMetricsAreCheckedByTheCoresRuleNamingTheBuilderCall() {
 		List<String> withNull = java.util.Arrays.asList("controller_runtime_reconcile_total", null);
-		assertThatExceptionOfType(IllegalArgumentException.class).isThrownBy(() -> builder().disabledMetrics(withNull))
-			.withMessageStartingWith("disabledMetrics must be a collection of exposed metric names without null")
-			.withMessageEndingWith("pass observability.disabledMetrics() or List.of()");
-		assertThatExceptionOfType(IllegalArgumentException.class).isThrownBy(() -> builder().disabledMetrics(null))
-			.withMessageStartingWith("disabledMetrics must be");
+		assertThatExceptionOfType(InvalidSettingException.class)
+			.isThrownBy(() -> builder().disabledMetrics(withNull).build())
+			.satisfies((refused) -> {
+				assertThat(refused.getProperty()).isEqualTo("disabled-metrics[1]");
+				assertThat(refused.getMessage())
+					.startsWith("RuleSet.Builder.disabledMetrics(…) element 1 = null: a Prometheus metric name");
+			});
+		assertThatExceptionOfType(InvalidSettingException.class)
+			.isThrownBy(() -> builder().disabledMetrics(null).build())
+			.withMessageStartingWith("RuleSet.Builder.disabledMetrics(…) = null: the names must not be null")
+			.withMessageEndingWith("Pass List.of() for none");
+		assertThatExceptionOfType(InvalidSettingException.class)
+			.isThrownBy(() -> builder().disabledMetrics(List.of("bad name!")).build())
+			.withMessageStartingWith("RuleSet.Builder.disabledMetrics(…) element 0 = \"bad name!\"");
 	}
 
 	@Test

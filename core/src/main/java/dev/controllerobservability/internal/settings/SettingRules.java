@@ -322,13 +322,24 @@ public final class SettingRules {
 	 * @return the names
 	 */
 	public static List<String> disabledMetrics(@Nullable List<@Nullable String> names) {
+		return disabledMetrics(Setting.DISABLED_METRICS, names);
+	}
+
+	/**
+	 * Checks the exposed names of metrics never registered, given to another builder than
+	 * {@code ControllerObservability.Builder}.
+	 * @param setting the property and the builder call the names were given to
+	 * @param names the names
+	 * @return the names
+	 */
+	public static List<String> disabledMetrics(Setting setting, @Nullable List<@Nullable String> names) {
 		if (names == null) {
-			throw Setting.DISABLED_METRICS.refuse(null, "the names must not be null", "Pass List.of() for none");
+			throw setting.refuse(null, "the names must not be null", "Pass List.of() for none");
 		}
 		for (int i = 0; i < names.size(); i++) {
 			String name = names.get(i);
 			if (name == null || !PROMETHEUS_NAME.matcher(name).matches()) {
-				throw Setting.DISABLED_METRICS.element(i)
+				throw setting.element(i)
 					.refuse(name,
 							"a Prometheus metric name has letters, digits, '_' and ':' and does not start with a "
 									+ "digit, so this disables nothing",

@@ -103,7 +103,7 @@ public record RuleSettings(String window, String group, Map<String, String> prom
 	 * Prometheus would refuse, named as {@link #property(String)} says
 	 */
 	public RuleSet toRuleSet(String namespace, Function<String, OperationDescriptor> describe,
-			Collection<String> disabledMetrics) {
+			List<String> disabledMetrics) {
 		RuleSet.Builder builder = RuleSet.builder(namespace, describe)
 			.window(this.window)
 			.group(this.group)
